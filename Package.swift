@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+// The timer service: the DatePicking and Countdown libraries, the timerd daemon and the timerctl CLI.
+// No package dependencies: the toolchain's Foundation, Dispatch, Synchronization and Glibc only.
+import PackageDescription
+
+let package = Package(
+    name: "timerd",
+    products: [
+        .library(name: "DatePicking", targets: ["DatePicking"]),
+        .library(name: "Countdown", targets: ["Countdown"]),
+        .executable(name: "timerd", targets: ["timerd"]),
+        .executable(name: "timerctl", targets: ["timerctl"]),
+    ],
+    targets: [
+        // Exposes the Linux headers that Glibc's module leaves out (epoll, timerfd, SO_PEERCRED's ucred).
+        // Headers only: everything it declares lives in the C library itself.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .target(name: "DatePicking"),
+        .target(name: "Countdown"),
+        .target(name: "TimerSystem", dependencies: ["CLinux"]),
+        .target(name: "TimerDaemon", dependencies: ["Countdown", "TimerSystem", "CLinux"]),
+        .target(name: "TimerControl", dependencies: ["Countdown", "DatePicking", "TimerSystem"]),
+        .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
+        .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
+        .executableTarget(
+            name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
+        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"]),
+        .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
+        .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
+        .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

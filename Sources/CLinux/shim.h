@@ -1,0 +1,27 @@
+// Linux headers that Swift's Glibc module does not import. Declarations only; the functions are
+// part of the C library, so nothing is linked beyond libc. _GNU_SOURCE is not defined here: it would
+// give some structs (fd_set) other member names than Glibc's module sees, so the few GNU-only
+// definitions we need are restated below with their kernel ABI.
+#ifndef TIMERD_CLINUX_SHIM_H
+#define TIMERD_CLINUX_SHIM_H
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <spawn.h>
+
+/// `struct ucred` of man unix(7), returned by getsockopt(SO_PEERCRED).
+struct timerd_ucred {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+};
+
+/// SO_PEERCRED (asm-generic/socket.h).
+static const int TIMERD_SO_PEERCRED = 17;
+
+/// POSIX_SPAWN_SETSID (glibc's spawn.h under _GNU_SOURCE): the child calls setsid().
+static const short TIMERD_POSIX_SPAWN_SETSID = 0x80;
+/// accept4(2), declared by <sys/socket.h> only under _GNU_SOURCE; glibc has it since 2.10.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+#endif

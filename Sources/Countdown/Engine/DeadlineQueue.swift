@@ -1,0 +1,124 @@
+/// An indexed 4-ary min-heap of (deadline, timer id): the earliest deadline in O(1), insert, update
+/// and remove by id in O(log n).
+///
+/// The daemon arms exactly one OS timer for ``first``; timers due at the same moment come out of
+/// ``popDue(at:)`` in one batch. Ties are broken by id, so the order is deterministic.
+/// (Structure after libuv's and Go's timer heaps; see DAEMON.md §3.)
+public struct DeadlineQueue: Sendable {
+    private struct Entry: Sendable {
+        var deadline: BootInstant
+        var id: UInt64
+
+        func precedes(_ other: Entry) -> Bool {
+            deadline != other.deadline ? deadline < other.deadline : id < other.id
+        }
+    }
+
+    private var heap: [Entry] = []
+    private var positions: [UInt64: Int] = [:]
+
+    /// Creates an empty queue.
+    public init() {}
+
+    /// The number of queued timers.
+    public var count: Int { heap.count }
+
+    /// The earliest deadline and its timer, or `nil` when empty.
+    public var first: (deadline: BootInstant, id: UInt64)? {
+        heap.first.map { ($0.deadline, $0.id) }
+    }
+
+    /// Whether `id` is queued.
+    public func contains(_ id: UInt64) -> Bool { positions[id] != nil }
+
+    /// Queues `id` at `deadline`, or moves it there if it is already queued.
+    ///
+    /// - Complexity: O(log n).
+    public mutating func schedule(_ id: UInt64, at deadline: BootInstant) {
+        if let index = positions[id] {
+            let old = heap[index]
+            heap[index].deadline = deadline
+            if heap[index].precedes(old) { siftUp(index) } else { siftDown(index) }
+        } else {
+            heap.append(Entry(deadline: deadline, id: id))
+            positions[id] = heap.count - 1
+            siftUp(heap.count - 1)
+        }
+        checkInvariants()
+    }
+
+    /// Removes `id` if it is queued.
+    ///
+    /// - Returns: whether it was queued.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public mutating func remove(_ id: UInt64) -> Bool {
+        guard let index = positions.removeValue(forKey: id) else { return false }
+        let last = heap.removeLast()
+        if index < heap.count {
+            heap[index] = last
+            positions[last.id] = index
+            siftUp(index)
+            if let moved = positions[last.id] { siftDown(moved) }
+        }
+        checkInvariants()
+        return true
+    }
+
+    /// Removes and returns every timer whose deadline is at or before `now`, earliest first.
+    ///
+    /// - Complexity: O(k log n) for k due timers.
+    public mutating func popDue(at now: BootInstant) -> [(deadline: BootInstant, id: UInt64)] {
+        var due: [(deadline: BootInstant, id: UInt64)] = []
+        while let top = heap.first, top.deadline <= now {
+            due.append((top.deadline, top.id))
+            remove(top.id)
+        }
+        return due
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var index = start
+        while index > 0 {
+            let parent = (index - 1) / 4
+            guard heap[index].precedes(heap[parent]) else { break }
+            swapAt(index, parent)
+            index = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        while true {
+            let firstChild = 4 * index + 1
+            guard firstChild < heap.count else { return }
+            var best = firstChild
+            for child in (firstChild + 1)..<min(firstChild + 4, heap.count) where heap[child].precedes(heap[best]) {
+                best = child
+            }
+            guard heap[best].precedes(heap[index]) else { return }
+            swapAt(index, best)
+            index = best
+        }
+    }
+
+    private mutating func swapAt(_ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        positions[heap[a].id] = a
+        positions[heap[b].id] = b
+    }
+
+    /// Checks the heap order and the index in debug builds (O(n); skipped for large heaps).
+    func checkInvariants() {
+        #if DEBUG
+            guard heap.count <= 512 else { return }
+            precondition(positions.count == heap.count, "DeadlineQueue: index and heap sizes differ")
+            for (index, entry) in heap.enumerated() {
+                precondition(positions[entry.id] == index, "DeadlineQueue: index is stale for \(entry.id)")
+                if index > 0 {
+                    precondition(!entry.precedes(heap[(index - 1) / 4]), "DeadlineQueue: heap order broken")
+                }
+            }
+        #endif
+    }
+}

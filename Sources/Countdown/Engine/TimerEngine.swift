@@ -1,0 +1,386 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Identifies one party waiting for a timer to end (for the daemon: one pending `timer.wait` request).
+public typealias WaiterID = UInt64
+
+/// A timer that just ended, and who was waiting for it.
+public struct TimerEnding: Sendable, Hashable {
+    /// The timer as it ended: `state` says how (`finished` or `stopped`).
+    public var timer: TimerInfo
+    /// The waiters registered with ``TimerEngine/wait(_:waiter:requester:)``, to be told now.
+    public var waiters: [WaiterID]
+}
+
+/// What the engine persists: enough to rebuild every timer after a restart.
+public struct EngineSnapshot: Sendable, Codable, Hashable {
+    /// The next id to hand out; ids are never reused within one state.
+    public var nextID: UInt64
+    /// Every timer the engine holds, live ones and the ended history, by ascending id.
+    public var timers: [TimerRecord]
+}
+
+/// The countdown engine: timers and groups that count down on the boot-time clock.
+///
+/// A value type with no threads and no I/O: the owner calls an operation, the engine reads its
+/// injected ``CountdownClock`` and answers. The owner arms one OS timer for ``nextDeadline`` and
+/// calls ``fireDueTimers()`` when it expires (the daemon does so from its event loop); tests drive a
+/// ``ManualClock`` instead and never sleep.
+///
+/// Ownership: every timer belongs to a uid. Operations take a `requester`: a uid sees and changes
+/// only its own timers, and someone else's timer is reported exactly like a missing one;
+/// `nil` (root, or a program embedding the engine) sees all.
+public struct TimerEngine: Sendable {
+    /// The most durations one timer (group) may have.
+    public static let maximumGroupSize = 100
+
+    private struct NameKey: Hashable, Sendable {
+        var owner: UInt32
+        var name: String
+    }
+
+    /// The clock every operation reads.
+    public let clock: any CountdownClock
+    /// How many ended timers are kept for `status --all` (oldest dropped first); ≥ 0.
+    public var historyLimit: Int
+
+    private var timers: [UInt64: TimerRecord] = [:]
+    private var liveNames: [NameKey: UInt64] = [:]
+    private var endedOrder: [UInt64] = []
+    private var queue = DeadlineQueue()
+    private var waiters: [UInt64: [WaiterID]] = [:]
+    private var waiterTimers: [WaiterID: UInt64] = [:]
+    private var nextID: UInt64 = 1
+
+    /// Creates an empty engine.
+    ///
+    /// - Parameters:
+    ///   - clock: the clocks to count on (``SystemClock`` in production, ``ManualClock`` in tests).
+    ///   - historyLimit: how many ended timers to keep visible (default 1,000).
+    public init(clock: any CountdownClock, historyLimit: Int = 1_000) {
+        self.clock = clock
+        self.historyLimit = max(0, historyLimit)
+    }
+
+    // MARK: - Operations
+
+    /// Starts a timer, or a group when given several durations (run one after another).
+    ///
+    /// - Parameters:
+    ///   - durations: seconds, each > 0 and ≤ 366 days, together ≤ 366 days; 1 to 100 of them.
+    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - owner: the uid the timer belongs to.
+    ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
+    /// - Returns: the new timer, running.
+    /// - Throws: ``CountdownError/groupSizeOutOfRange(_:)``, ``CountdownError/durationOutOfRange(_:)``,
+    ///   ``CountdownError/groupTooLong(_:)``, ``CountdownError/invalidName(_:)``,
+    ///   ``CountdownError/nameInUse(_:id:)``, ``CountdownError/quotaExceeded(limit:)``.
+    /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
+    public mutating func start(
+        durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
+    ) throws(CountdownError) -> TimerInfo {
+        guard (1...Self.maximumGroupSize).contains(durations.count) else {
+            throw .groupSizeOutOfRange(durations.count)
+        }
+        for duration in durations { try DurationParser.validate(seconds: duration) }
+        let sum = durations.reduce(0, +)
+        guard sum <= DurationParser.maximumSeconds else { throw .groupTooLong(sum) }
+        if let name {
+            guard TimerName.isValid(name) else { throw .invalidName(name) }
+            if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
+        }
+        if let quota, timers.values.lazy.filter({ $0.owner == owner && $0.state.isLive }).count >= quota {
+            throw .quotaExceeded(limit: quota)
+        }
+        let now = clock.now()
+        let wall = clock.wallNow()
+        let id = nextID
+        nextID += 1
+        let record = TimerRecord(
+            id: id, name: name, durations: durations,
+            segmentNanoseconds: durations.map { max(1, Int64(($0 * 1e9).rounded())) }, state: .running,
+            accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
+            endedAt: nil, missed: false, owner: owner)
+        timers[id] = record
+        if let name { liveNames[NameKey(owner: owner, name: name)] = id }
+        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+        return record.info(at: now)
+    }
+
+    /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: the stopped timer and the waiters to tell.
+    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    ///   when it already finished or was stopped.
+    /// - Complexity: O(log n).
+    public mutating func stop(
+        _ reference: TimerReference, requester: UInt32? = nil
+    ) throws(CountdownError) -> TimerEnding {
+        let id = try resolve(reference, requester: requester)
+        try requireState(id, in: [.running, .paused], for: .stop)
+        let now = clock.now()
+        return end(id, as: .stopped, at: now, wall: clock.wallNow())
+    }
+
+    /// Pauses a running timer: its remaining time stops moving.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: the paused timer.
+    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    ///   unless it is running.
+    /// - Complexity: O(log n).
+    public mutating func pause(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
+        -> TimerInfo
+    {
+        let id = try resolve(reference, requester: requester)
+        try requireState(id, in: [.running], for: .pause)
+        let now = clock.now()
+        guard var record = timers[id] else { throw .timerNotFound(reference) }
+        record.accumulatedNanoseconds = record.elapsedNanoseconds(at: now)
+        record.state = .paused
+        record.runStart = nil
+        record.runStartWall = nil
+        timers[id] = record
+        queue.remove(id)
+        return record.info(at: now)
+    }
+
+    /// Resumes a paused timer from where it was paused.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: the running timer.
+    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    ///   unless it is paused.
+    /// - Complexity: O(log n).
+    public mutating func resume(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
+        -> TimerInfo
+    {
+        let id = try resolve(reference, requester: requester)
+        try requireState(id, in: [.paused], for: .resume)
+        let now = clock.now()
+        guard var record = timers[id] else { throw .timerNotFound(reference) }
+        record.state = .running
+        record.runStart = now
+        record.runStartWall = clock.wallNow()
+        timers[id] = record
+        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+        return record.info(at: now)
+    }
+
+    /// One timer now: live, or ended and still in the history.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: its snapshot.
+    /// - Throws: ``CountdownError/timerNotFound(_:)``.
+    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError) -> TimerInfo {
+        let id = try resolve(reference, requester: requester)
+        guard let record = timers[id] else { throw .timerNotFound(reference) }
+        return record.info(at: clock.now())
+    }
+
+    /// Every timer the requester may see, by ascending id.
+    ///
+    /// - Parameters:
+    ///   - includeEnded: also list finished and stopped timers still in the history.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: their snapshots.
+    /// - Complexity: O(n log n).
+    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerInfo] {
+        let now = clock.now()
+        return timers.values
+            .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
+            .sorted { $0.id < $1.id }
+            .map { $0.info(at: now) }
+    }
+
+    /// Waits for a timer to end: answers at once if it already has, else registers `waiter`.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - waiter: the caller's token, returned in the ``TimerEnding`` that ends the timer.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: the ended timer, or `nil` when the waiter was registered.
+    /// - Throws: ``CountdownError/timerNotFound(_:)``.
+    public mutating func wait(
+        _ reference: TimerReference, waiter: WaiterID, requester: UInt32? = nil
+    ) throws(CountdownError) -> TimerInfo? {
+        let id = try resolve(reference, requester: requester)
+        guard let record = timers[id] else { throw .timerNotFound(reference) }
+        if !record.state.isLive { return record.info(at: clock.now()) }
+        waiters[id, default: []].append(waiter)
+        waiterTimers[waiter] = id
+        return nil
+    }
+
+    /// Whether `waiter` is registered and still waiting.
+    ///
+    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
+    public func isWaiting(_ waiter: WaiterID) -> Bool { waiterTimers[waiter] != nil }
+
+    /// Forgets a waiter (its client went away).
+    ///
+    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
+    public mutating func removeWaiter(_ waiter: WaiterID) {
+        guard let id = waiterTimers.removeValue(forKey: waiter) else { return }
+        waiters[id]?.removeAll { $0 == waiter }
+        if waiters[id]?.isEmpty == true { waiters[id] = nil }
+    }
+
+    /// The earliest deadline of any running timer on the boot-time clock, or `nil` when none runs.
+    public var nextDeadline: BootInstant? { queue.first?.deadline }
+
+    /// The number of live (running or paused) timers.
+    public var liveCount: Int { liveNames.count + timers.values.lazy.filter { $0.name == nil && $0.state.isLive }.count }
+
+    /// The number of running timers.
+    public var runningCount: Int { queue.count }
+
+    /// Finishes every running timer whose deadline has passed, in one batch, earliest first.
+    ///
+    /// - Returns: the finished timers and their waiters.
+    /// - Complexity: O(k log n) for k due timers.
+    public mutating func fireDueTimers() -> [TimerEnding] {
+        let now = clock.now()
+        let due = queue.popDue(at: now)
+        guard !due.isEmpty else { return [] }
+        let wall = clock.wallNow()
+        return due.map { entry in
+            let lateness = now.nanoseconds(since: entry.deadline)
+            return end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9))
+        }
+    }
+
+    // MARK: - Persistence
+
+    /// Everything needed to rebuild the engine after a restart.
+    public var snapshot: EngineSnapshot {
+        EngineSnapshot(nextID: nextID, timers: timers.values.sorted { $0.id < $1.id })
+    }
+
+    /// Rebuilds the engine from a snapshot taken by an earlier run.
+    ///
+    /// On the same boot (`sameBoot`), running timers go on from their boot-time deadlines, so the
+    /// downtime counts. After a reboot the boot-time clock started again from zero, so each running
+    /// timer's start is recomputed from the wall clock. A timer whose deadline passed while nothing
+    /// ran is finished once, with `missed: true` and its original end time (like systemd's
+    /// `Persistent=true`, systemd.timer(5)). Paused timers keep their remaining time.
+    ///
+    /// - Parameters:
+    ///   - snapshot: what ``snapshot`` returned in the earlier run.
+    ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
+    /// - Returns: the timers finished as missed.
+    public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
+        timers = [:]
+        liveNames = [:]
+        endedOrder = []
+        queue = DeadlineQueue()
+        waiters = [:]
+        waiterTimers = [:]
+        nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
+        let now = clock.now()
+        let wall = clock.wallNow()
+        var missed: [TimerEnding] = []
+        for var record in snapshot.timers {
+            if record.state == .running, !sameBoot {
+                let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
+                record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
+            }
+            timers[record.id] = record
+            if record.state.isLive {
+                if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
+            } else {
+                endedOrder.append(record.id)
+            }
+            if let deadline = record.deadline {
+                if deadline <= now {
+                    var ending = end(
+                        record.id, as: .finished, at: now,
+                        wall: wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9))
+                    timers[record.id]?.missed = true
+                    ending.timer.missed = true
+                    missed.append(ending)
+                } else {
+                    queue.schedule(record.id, at: deadline)
+                }
+            }
+        }
+        endedOrder.sort()
+        trimHistory()
+        return missed
+    }
+
+    // MARK: - Internals
+
+    private func resolve(_ reference: TimerReference, requester: UInt32?) throws(CountdownError) -> UInt64 {
+        switch reference {
+        case .id(let id):
+            guard let record = timers[id], requester == nil || record.owner == requester else {
+                throw .timerNotFound(reference)
+            }
+            return id
+        case .name(let name):
+            if let id = liveNames[NameKey(owner: requester ?? 0, name: name)] { return id }
+            let candidates = timers.values.filter {
+                $0.name == name && (requester == nil || $0.owner == requester)
+            }
+            if let live = candidates.filter(\.state.isLive).min(by: { $0.id < $1.id }) { return live.id }
+            guard let latest = candidates.max(by: { $0.id < $1.id }) else { throw .timerNotFound(reference) }
+            return latest.id
+        }
+    }
+
+    private func requireState(_ id: UInt64, in allowed: Set<TimerState>, for operation: TimerOperation)
+        throws(CountdownError)
+    {
+        guard let record = timers[id] else { throw .timerNotFound(.id(id)) }
+        guard allowed.contains(record.state) else {
+            let label = record.name.map { "timer \(id) (\"\($0)\")" } ?? "timer \(id)"
+            throw .invalidTransition(timer: label, state: record.state, operation: operation)
+        }
+    }
+
+    private mutating func end(_ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date) -> TimerEnding {
+        guard var record = timers[id] else { return TimerEnding(timer: missingInfo(id), waiters: []) }
+        record.accumulatedNanoseconds = state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
+        record.state = state
+        record.runStart = nil
+        record.runStartWall = nil
+        record.endedAt = wall
+        timers[id] = record
+        queue.remove(id)
+        if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {
+            liveNames[NameKey(owner: record.owner, name: name)] = nil
+        }
+        let told = waiters.removeValue(forKey: id) ?? []
+        for waiter in told { waiterTimers[waiter] = nil }
+        endedOrder.append(id)
+        let info = record.info(at: now)
+        trimHistory()
+        return TimerEnding(timer: info, waiters: told)
+    }
+
+    private mutating func trimHistory() {
+        guard endedOrder.count > historyLimit else { return }
+        let excess = endedOrder.count - historyLimit
+        for id in endedOrder.prefix(excess) { timers[id] = nil }
+        endedOrder.removeFirst(excess)
+    }
+
+    private func missingInfo(_ id: UInt64) -> TimerInfo {
+        TimerInfo(
+            id: String(id), name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
+            progress: ProgressTree().snapshot)
+    }
+}

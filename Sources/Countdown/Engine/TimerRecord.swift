@@ -1,0 +1,146 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One timer as the engine stores and persists it: the durations, the state and the bookkeeping
+/// from which remaining and elapsed time are derived at any instant.
+///
+/// Counting: `elapsed(at:) = accumulatedNanoseconds + (now - runStart)` while running, and
+/// `accumulatedNanoseconds` while paused or ended. The deadline of a running timer is
+/// `runStart + totalNanoseconds - accumulatedNanoseconds` on the boot-time clock.
+public struct TimerRecord: Sendable, Codable, Hashable {
+    /// Unique for the life of the engine's state; never reused.
+    public var id: UInt64
+    /// The name, unique among live timers.
+    public var name: String?
+    /// The durations in seconds as given: one for a plain timer, several for a group.
+    public var durations: [Double]
+    /// The durations in nanoseconds (each ≥ 1).
+    public var segmentNanoseconds: [Int64]
+    /// The state now (`running`, `paused`, `finished` or `stopped`).
+    public var state: TimerState
+    /// Nanoseconds counted before the current run began (all of them once paused or ended).
+    public var accumulatedNanoseconds: Int64
+    /// Where on the boot-time clock the current run began; set only while running.
+    public var runStart: BootInstant?
+    /// The wall-clock time of `runStart`, to carry a running timer across a reboot.
+    public var runStartWall: Date?
+    /// Wall-clock creation time.
+    public var createdAt: Date
+    /// Wall-clock start time.
+    public var startedAt: Date
+    /// Wall-clock end time, once finished or stopped.
+    public var endedAt: Date?
+    /// Whether the timer ended while no daemon ran and was finished at the next start.
+    public var missed: Bool
+    /// The uid that owns the timer (0 for root; the engine itself does not check it).
+    public var owner: UInt32
+
+    /// The whole duration in nanoseconds.
+    public var totalNanoseconds: Int64 {
+        segmentNanoseconds.reduce(0, { $0.addingReportingOverflow($1).partialValue })
+    }
+
+    /// Nanoseconds counted by `now`, at most the whole duration.
+    public func elapsedNanoseconds(at now: BootInstant) -> Int64 {
+        var elapsed = accumulatedNanoseconds
+        if state == .running, let runStart {
+            elapsed = elapsed.addingReportingOverflow(max(0, now.nanoseconds(since: runStart))).partialValue
+        }
+        return min(max(0, elapsed), totalNanoseconds)
+    }
+
+    /// The instant a running timer reaches zero; `nil` unless running.
+    public var deadline: BootInstant? {
+        guard state == .running, let runStart else { return nil }
+        return runStart.advanced(byNanoseconds: totalNanoseconds - accumulatedNanoseconds)
+    }
+}
+
+extension TimerRecord {
+    /// Milliseconds of a duration in nanoseconds, rounded up so that any positive duration has ≥ 1 unit.
+    static func unitCount(ofNanoseconds nanoseconds: Int64) -> Int64 {
+        nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
+    }
+
+    /// The snapshot at `now`: derived remaining, elapsed and progress; children for a group.
+    func info(at now: BootInstant) -> TimerInfo {
+        let elapsed = elapsedNanoseconds(at: now)
+        let total = totalNanoseconds
+        let isGroup = segmentNanoseconds.count > 1
+        let ended = state == .finished || state == .stopped
+
+        var tree = ProgressTree(totalUnitCount: Self.unitCount(ofNanoseconds: total))
+        var children: [TimerInfo] = []
+        var currentChild: Int?
+        if isGroup {
+            var offset: Int64 = 0
+            for (index, segment) in segmentNanoseconds.enumerated() {
+                let childElapsed = min(max(0, elapsed - offset), segment)
+                let childUnits = Self.unitCount(ofNanoseconds: segment)
+                let childDone = state == .finished || childElapsed == segment
+                let childState: TimerState
+                if childDone {
+                    childState = .finished
+                } else if state == .stopped {
+                    childState = .stopped
+                } else if currentChild == nil {
+                    childState = state
+                    currentChild = index
+                } else {
+                    childState = .pending
+                }
+                tree.addChild(ProgressTree(totalUnitCount: childUnits), withPendingUnitCount: childUnits)
+                tree.updateChild(at: index) { child in
+                    child.completedUnitCount = childDone ? childUnits : childElapsed / 1_000_000
+                }
+                children.append(
+                    TimerInfo(
+                        id: "\(id).\(index + 1)", name: nil, state: childState,
+                        duration: Double(segment) / 1e9, remaining: Double(segment - childElapsed) / 1e9,
+                        elapsed: Double(childElapsed) / 1e9, progress: tree.children[index].node.snapshot))
+                offset += segment
+            }
+        } else {
+            tree.completedUnitCount = state == .finished ? tree.totalUnitCount : elapsed / 1_000_000
+        }
+        if state == .stopped { tree.cancel() }
+        if state == .paused { tree.pause() }
+        if isGroup {
+            for index in children.indices {
+                children[index].progress = tree.children[index].node.snapshot
+            }
+        }
+        return TimerInfo(
+            id: String(id), name: name, state: state, duration: durations.reduce(0, +),
+            remaining: ended && state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            elapsed: Double(elapsed) / 1e9, progress: tree.snapshot,
+            createdAt: ISO8601.string(from: createdAt), startedAt: ISO8601.string(from: startedAt),
+            endedAt: endedAt.map(ISO8601.string(from:)), missed: missed ? true : nil,
+            currentChild: isGroup ? currentChild : nil, children: isGroup ? children : nil)
+    }
+}
+
+/// ISO 8601 timestamps in UTC with milliseconds, as every output of the service writes them.
+public enum ISO8601 {
+    /// `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond.
+    ///
+    /// - Parameter date: the instant.
+    /// - Returns: its ISO 8601 form (RFC 3339 profile) in UTC.
+    public static func string(from date: Date) -> String {
+        let rounded = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1_000).rounded() / 1_000)
+        return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Parses an ISO 8601 date-time with `Z` or an offset (`2026-12-01T09:00:00+01:00`), with or
+    /// without fractional seconds.
+    ///
+    /// - Parameter text: the timestamp.
+    /// - Returns: the instant, or `nil` when `text` is not such a timestamp.
+    public static func date(from text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

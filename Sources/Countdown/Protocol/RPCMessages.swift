@@ -1,0 +1,183 @@
+/// A JSON-RPC 2.0 request id: a string, a number or null (JSON-RPC 2.0 §4).
+public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A numeric id (integral in practice).
+    case number(Double)
+    /// A string id.
+    case string(String)
+    /// `null`: used in error replies to requests whose id could not be read.
+    case null
+
+    /// Decodes a string, number or null id.
+    ///
+    /// - Throws: `DecodingError` for any other JSON type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    /// Encodes the id as it came (integral numbers without a fraction).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 9e15 { try container.encode(Int64(value)) } else {
+                try container.encode(value)
+            }
+        case .string(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+
+    /// The id as JSON text.
+    public var description: String {
+        switch self {
+        case .number(let value): return DurationFormatter.number(value)
+        case .string(let value): return "\"\(value)\""
+        case .null: return "null"
+        }
+    }
+}
+
+/// The numeric codes of JSON-RPC error objects: the standard ones (JSON-RPC 2.0 §5.1) and the
+/// service's own in the implementation-defined range -32000 … -32099. These numbers are stable.
+public enum RPCErrorCode: Int, Sendable, Codable, Hashable, CaseIterable {
+    /// The line is not valid JSON (or not UTF-8).
+    case parseError = -32700
+    /// Valid JSON but not a request object, a batch, or a line over 64 KiB.
+    case invalidRequest = -32600
+    /// No such method.
+    case methodNotFound = -32601
+    /// Missing or wrongly typed parameters, an invalid duration or name.
+    case invalidParams = -32602
+    /// A bug or an I/O failure inside the daemon (for example, its state could not be saved).
+    case internalError = -32603
+    /// No timer with that id or name (for this user).
+    case timerNotFound = -32001
+    /// The operation is not allowed in the timer's state.
+    case invalidTransition = -32002
+    /// A live timer already has that name.
+    case nameInUse = -32003
+    /// The user has too many live timers.
+    case quotaExceeded = -32004
+    /// A request line was started but not completed in time; the connection is closed.
+    case requestTimeout = -32005
+    /// The daemon has too many connections; this one is closed.
+    case tooManyConnections = -32006
+}
+
+/// A JSON-RPC error object (JSON-RPC 2.0 §5.1): a stable code and a message a person can act on.
+public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code; see ``RPCErrorCode``.
+    public var code: Int
+    /// What was wrong and what is allowed.
+    public var message: String
+
+    /// Creates an error object.
+    ///
+    /// - Parameters:
+    ///   - code: the stable code.
+    ///   - message: the text for a person.
+    public init(_ code: RPCErrorCode, _ message: String) {
+        self.code = code.rawValue
+        self.message = message
+    }
+
+    /// The error a ``CountdownError`` becomes on the wire.
+    ///
+    /// - Parameter error: the engine's error.
+    public init(_ error: CountdownError) {
+        let code: RPCErrorCode
+        switch error {
+        case .timerNotFound: code = .timerNotFound
+        case .invalidTransition: code = .invalidTransition
+        case .nameInUse: code = .nameInUse
+        case .quotaExceeded: code = .quotaExceeded
+        case .invalidDuration, .durationOutOfRange, .groupSizeOutOfRange, .groupTooLong, .invalidName:
+            code = .invalidParams
+        }
+        self.init(code, error.description)
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// The methods of protocol version 1, with their parameters and results (see docs/protocol.md).
+public enum RPCMethod: String, Sendable, Codable, CaseIterable {
+    /// `{"durations": [seconds or "25m", …], "name"?: "tea"}` → the new timer.
+    case timerStart = "timer.start"
+    /// `{"timer": "tea" | 3}` → the stopped timer.
+    case timerStop = "timer.stop"
+    /// `{"timer": …}` → the paused timer.
+    case timerPause = "timer.pause"
+    /// `{"timer": …}` → the running timer.
+    case timerResume = "timer.resume"
+    /// `{"timer": …}` → one timer.
+    case timerStatus = "timer.status"
+    /// `{"all"?: false}` → every live timer (with `all`, the ended history too).
+    case timerList = "timer.list"
+    /// `{"timer": …}` → the timer once it has ended; its `state` says how.
+    case timerWait = "timer.wait"
+    /// `{}` → ``PingResult``.
+    case daemonPing = "daemon.ping"
+}
+
+/// The result of `daemon.ping`.
+public struct PingResult: Sendable, Hashable, Codable {
+    /// The daemon's version (semantic versioning).
+    public var version: String
+    /// The protocol version; this document describes 1.
+    public var protocolVersion: Int
+    /// The daemon's process id.
+    public var pid: Int32
+
+    /// Creates a ping result.
+    public init(version: String, protocolVersion: Int, pid: Int32) {
+        self.version = version
+        self.protocolVersion = protocolVersion
+        self.pid = pid
+    }
+}
+
+/// A request as a client sends it.
+public struct RPCRequest<Params: Encodable & Sendable>: Encodable, Sendable {
+    /// Always `"2.0"`.
+    public var jsonrpc = "2.0"
+    /// The id the reply will carry.
+    public var id: RPCID
+    /// The method's name.
+    public var method: String
+    /// The parameters object.
+    public var params: Params
+
+    /// Creates a request.
+    public init(id: RPCID, method: RPCMethod, params: Params) {
+        self.id = id
+        self.method = method.rawValue
+        self.params = params
+    }
+}
+
+/// A reply as a client reads it: exactly one of `result` and `error` is present.
+public struct RPCResponse<Result: Decodable & Sendable>: Decodable, Sendable {
+    /// The id of the request answered (`null` when the request could not be read).
+    public var id: RPCID
+    /// The result, on success.
+    public var result: Result?
+    /// The error, on failure.
+    public var error: RPCError?
+}
+
+/// The version strings of this build.
+public enum ServiceVersion {
+    /// The release version of timerd and timerctl.
+    public static let version = "0.1.0"
+    /// The wire protocol's version.
+    public static let protocolVersion = 1
+}

@@ -1,0 +1,195 @@
+import CLinux
+import Countdown
+import Foundation
+import Glibc
+import TimerSystem
+
+/// A connection to timerd: sends JSON-RPC requests and reads their replies, one line each.
+final class ControlClient {
+    let fd: Int32
+    let socketPath: String
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+
+    init(fd: Int32, socketPath: String) {
+        self.fd = fd
+        self.socketPath = socketPath
+    }
+
+    deinit { Syscall.close(fd) }
+
+    /// Connects to `explicitPath`, or to the default socket, starting timerd there when nothing
+    /// answers and `autostart` allows (the way tmux starts its server).
+    static func connect(explicitPath: String?, autostart: Bool) throws(ControlError) -> ControlClient {
+        let path = explicitPath ?? RuntimePaths.defaultSocketPath()
+        do {
+            return ControlClient(fd: try UnixSocket.connect(path), socketPath: path)
+        } catch let error as SystemError where explicitPath == nil && autostart && isAbsent(error) {
+            return try startDaemon(socketPath: path)
+        } catch {
+            var message = "timerd is not running on \(path) (\(error))"
+            if explicitPath == nil && !autostart { message += "; start it with 'timerd' or drop --no-autostart" }
+            throw .unavailable(message)
+        }
+    }
+
+    private static func isAbsent(_ error: SystemError) -> Bool {
+        error.errno == ENOENT || error.errno == ECONNREFUSED
+    }
+
+    /// Starts `timerd --exit-when-idle 300` in its own session, its stderr appended to
+    /// `timerd.log` in the state directory, and waits up to 5 s for it to answer.
+    private static func startDaemon(socketPath: String) throws(ControlError) -> ControlClient {
+        guard let executable = daemonExecutable() else {
+            throw .unavailable("timerd is not running on \(socketPath) and no timerd executable was found beside timerctl or on PATH")
+        }
+        let logPath: String
+        do {
+            let stateDirectory = try RuntimePaths.defaultStateDirectory()
+            try RuntimePaths.ensurePrivateDirectory(stateDirectory)
+            logPath = stateDirectory + "/timerd.log"
+        } catch {
+            throw .unavailable("cannot start timerd: \(error)")
+        }
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawnattr_setflags(&attributes, TIMERD_POSIX_SPAWN_SETSID)
+        let arguments = [executable, "--exit-when-idle", "300"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        guard status == 0 else {
+            throw .unavailable("cannot start \(executable): \(SystemError("posix_spawn", errno: status))")
+        }
+        let deadline = Syscall.bootTimeNanoseconds() + 5_000_000_000
+        while Syscall.bootTimeNanoseconds() < deadline {
+            if let fd = try? UnixSocket.connect(socketPath) { return ControlClient(fd: fd, socketPath: socketPath) }
+            var exitStatus: Int32 = 0
+            if waitpid(pid, &exitStatus, WNOHANG) == pid {
+                throw .unavailable("timerd exited at start-up (status \(exitStatus >> 8)); see \(logPath)")
+            }
+            usleep(10_000)
+        }
+        throw .unavailable("timerd did not answer on \(socketPath) within 5 s; see \(logPath)")
+    }
+
+    /// `timerd` beside this executable, else the first on `PATH`.
+    private static func daemonExecutable() -> String? {
+        var candidates: [String] = []
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = own.lastIndex(of: "/") { candidates.append(String(own[..<slash]) + "/timerd") }
+        }
+        for directory in (RuntimePaths.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+            candidates.append(directory + "/timerd")
+        }
+        return candidates.first { access($0, X_OK) == 0 }
+    }
+
+    // MARK: - Requests
+
+    /// Sends a request without waiting for its reply.
+    ///
+    /// - Returns: the request's id.
+    @discardableResult
+    func send<Params: Encodable & Sendable>(_ method: RPCMethod, _ params: Params) throws(ControlError) -> Int {
+        let id = nextID
+        nextID += 1
+        let request = RPCRequest(id: .number(Double(id)), method: method, params: params)
+        do {
+            let data = try JSONEncoder().encode(request)
+            try Syscall.writeAll(fd, Array(data) + [10])
+        } catch {
+            throw .unavailable("lost the connection to timerd on \(socketPath) (\(error))")
+        }
+        return id
+    }
+
+    /// Reads the next reply line.
+    ///
+    /// - Parameter timeoutMilliseconds: how long to wait; -1 for ever.
+    /// - Returns: the line, or `nil` on time-out.
+    func readLine(timeoutMilliseconds: Int32) throws(ControlError) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            do {
+                let ready = try Poll.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)
+                if ready == 0 { return nil }
+                let count = try Syscall.read(fd, into: &chunk)
+                if count == 0 { throw ControlError.unavailable("timerd closed the connection on \(socketPath)") }
+                buffer += chunk[0..<count]
+            } catch let error as ControlError {
+                throw error
+            } catch {
+                throw .unavailable("lost the connection to timerd on \(socketPath) (\(error))")
+            }
+        }
+    }
+
+    /// Decodes a reply line into its id and its result or error.
+    static func decode<Result: Decodable & Sendable>(_ line: [UInt8], as type: Result.Type) throws(ControlError)
+        -> RPCResponse<Result>
+    {
+        do {
+            let response = try JSONDecoder().decode(RPCResponse<Result>.self, from: Data(line))
+            if response.result == nil && response.error == nil { throw ControlError.protocolError("no result and no error") }
+            return response
+        } catch let error as ControlError {
+            throw error
+        } catch {
+            throw .protocolError(String(decoding: line.prefix(200), as: UTF8.self))
+        }
+    }
+
+    /// Sends a request and waits (10 s at most) for its result.
+    ///
+    /// - Throws: ``ControlError/failed(_:)`` with the daemon's error, or a connection error.
+    func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: RPCMethod, _ params: Params, as type: Result.Type, timeoutMilliseconds: Int32 = 10_000
+    ) throws(ControlError) -> Result {
+        let id = try send(method, params)
+        while true {
+            guard let line = try readLine(timeoutMilliseconds: timeoutMilliseconds) else {
+                throw .unavailable("timerd on \(socketPath) did not answer within \(timeoutMilliseconds / 1_000) s")
+            }
+            let response = try Self.decode(line, as: Result.self)
+            guard response.id == .number(Double(id)) else { continue }
+            if let error = response.error { throw .failed(error) }
+            guard let result = response.result else { throw .protocolError("no result") }
+            return result
+        }
+    }
+}
+
+/// Parameters of the protocol's methods, as the client sends them.
+struct StartParams: Encodable, Sendable {
+    var durations: [Double]
+    var name: String?
+}
+
+struct TimerParams: Encodable, Sendable {
+    var timer: String
+}
+
+struct ListParams: Encodable, Sendable {
+    var all: Bool
+}
+
+struct NoParams: Encodable, Sendable {}

@@ -1,0 +1,196 @@
+import Countdown
+import Foundation
+import Glibc
+import TimerSystem
+
+/// Where `timerctl` writes: stdout for data, stderr for messages and progress bars.
+public protocol ControlOutput {
+    /// Writes to standard output.
+    mutating func out(_ text: String)
+    /// Writes to standard error.
+    mutating func err(_ text: String)
+    /// Whether standard output is a terminal that wants colour (not when piped, `NO_COLOR` or `TERM=dumb`).
+    var stdoutIsColorTerminal: Bool { get }
+    /// Whether standard error is a terminal, so a live progress bar may be redrawn there.
+    var stderrIsTerminal: Bool { get }
+}
+
+/// The process's real standard streams.
+public struct StandardOutput: ControlOutput {
+    /// Creates the real streams.
+    public init() {}
+
+    /// Writes to fd 1.
+    public mutating func out(_ text: String) { StandardStream.out(text) }
+    /// Writes to fd 2.
+    public mutating func err(_ text: String) { StandardStream.error(text) }
+
+    /// `isatty(1)`, and neither `NO_COLOR` nor `TERM=dumb` (see no-color.org and clig.dev).
+    public var stdoutIsColorTerminal: Bool {
+        isatty(1) == 1 && RuntimePaths.environment("NO_COLOR") == nil && RuntimePaths.environment("TERM") != "dumb"
+    }
+
+    /// `isatty(2)` and not `TERM=dumb`.
+    public var stderrIsTerminal: Bool { isatty(2) == 1 && RuntimePaths.environment("TERM") != "dumb" }
+}
+
+/// `timerctl`'s entry point: parse, run, and map every error to its stream, text and exit status.
+public enum ControlCommand {
+    /// Runs `timerctl` with `arguments` (without the program name).
+    ///
+    /// - Returns: the exit status (see ``ControlError/exitStatus``; `wait` returns 1 for a stopped timer).
+    public static func run(_ arguments: [String], output: inout some ControlOutput) -> Int32 {
+        do throws(ControlError) {
+            let options = try ControlOptions.parse(arguments)
+            if options.version {
+                output.out("timerctl \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
+                return 0
+            }
+            if options.help || options.verb == .help {
+                if options.verb == .help, let topic = options.arguments.first {
+                    guard let verb = Verb(rawValue: topic) else {
+                        throw ControlError.usage("unknown command '\(topic)'", verb: .help)
+                    }
+                    output.out(HelpText.forVerb(verb))
+                } else {
+                    output.out(options.verb.map { $0 == .help ? HelpText.main : HelpText.forVerb($0) } ?? HelpText.main)
+                }
+                return 0
+            }
+            return try execute(options, output: &output)
+        } catch {
+            report(error, output: &output)
+            return error.exitStatus
+        }
+    }
+
+    static func report(_ error: ControlError, output: inout some ControlOutput) {
+        output.err("Error: \(error)\n")
+        if case .usage(_, let verb) = error {
+            output.err("Usage: \(HelpText.usageLine(verb))\n")
+            output.err(verb.map { "See 'timerctl \($0.rawValue) --help'.\n" } ?? "See 'timerctl --help'.\n")
+        }
+    }
+
+    private static func execute(_ options: ControlOptions, output: inout some ControlOutput) throws(ControlError)
+        -> Int32
+    {
+        guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
+        // Check everything local before connecting, so a typo never starts a daemon.
+        var durations: [Double] = []
+        if verb == .start {
+            do throws(CountdownError) {
+                durations = try options.arguments.map { text throws(CountdownError) in try DurationParser.seconds(from: text) }
+                if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
+                if durations.count > TimerEngine.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
+            } catch {
+                throw .usage(error.description, verb: verb)
+            }
+        }
+        if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
+            do {
+                _ = try TimerReference(parsing: target)
+            } catch {
+                throw .usage(error.description, verb: verb)
+            }
+        }
+        let client = try ControlClient.connect(
+            explicitPath: options.socketPath, autostart: options.socketPath == nil && !options.noAutostart)
+        switch verb {
+        case .start:
+            let timer = try client.call(.timerStart, StartParams(durations: durations, name: options.name), as: TimerInfo.self)
+            try emit(timer, verb: verb, options: options, output: &output)
+        case .stop, .pause, .resume:
+            let method: RPCMethod = verb == .stop ? .timerStop : verb == .pause ? .timerPause : .timerResume
+            let timer = try client.call(method, TimerParams(timer: options.arguments[0]), as: TimerInfo.self)
+            try emit(timer, verb: verb, options: options, output: &output)
+        case .status:
+            let timers: [TimerInfo]
+            if let target = options.arguments.first {
+                timers = [try client.call(.timerStatus, TimerParams(timer: target), as: TimerInfo.self)]
+            } else {
+                timers = try client.call(.timerList, ListParams(all: options.all), as: [TimerInfo].self)
+            }
+            if options.json {
+                output.out(try json(timers))
+            } else if timers.isEmpty {
+                output.out(options.all ? "no timers\n" : "no live timers (timerctl status --all shows ended ones)\n")
+            } else {
+                output.out(StatusTable.render(timers, color: output.stdoutIsColorTerminal))
+            }
+        case .wait:
+            let timer = try wait(client, target: options.arguments[0], output: &output)
+            try emit(timer, verb: verb, options: options, output: &output)
+            return timer.state == .finished ? 0 : 1
+        case .ping:
+            let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)
+            if options.json {
+                output.out(try json(result))
+            } else {
+                output.out(
+                    "timerd \(result.version) (protocol \(result.protocolVersion), pid \(result.pid)) on \(client.socketPath)\n")
+            }
+        case .help:
+            output.out(HelpText.main)
+        }
+        return 0
+    }
+
+    /// Sends `timer.wait`; on a terminal, asks for the timer's status every 200 ms on the same
+    /// connection and redraws a progress bar on stderr.
+    private static func wait(_ client: ControlClient, target: String, output: inout some ControlOutput)
+        throws(ControlError) -> TimerInfo
+    {
+        let waitID = try client.send(.timerWait, TimerParams(timer: target))
+        let live = output.stderrIsTerminal
+        var statusInFlight = false
+        var drewBar = false
+        defer { if drewBar { output.err("\r\u{1B}[K") } }
+        while true {
+            if live && !statusInFlight {
+                try client.send(.timerStatus, TimerParams(timer: target))
+                statusInFlight = true
+            }
+            guard let line = try client.readLine(timeoutMilliseconds: live ? 200 : -1) else {
+                statusInFlight = false
+                continue
+            }
+            let response = try ControlClient.decode(line, as: TimerInfo.self)
+            if response.id == .number(Double(waitID)) {
+                if let error = response.error { throw .failed(error) }
+                guard let timer = response.result else { throw .protocolError("no result") }
+                return timer
+            }
+            statusInFlight = false
+            if let timer = response.result {
+                let label = timer.name ?? timer.id
+                output.err(
+                    "\r\(label) \(StatusTable.bar(timer.progress.fractionCompleted)) "
+                        + "\(StatusTable.percent(timer.progress.fractionCompleted)) \(DurationFormatter.clock(seconds: timer.remaining)) left\u{1B}[K")
+                drewBar = true
+                usleep(200_000)
+            }
+        }
+    }
+
+    private static func emit(_ timer: TimerInfo, verb: Verb, options: ControlOptions, output: inout some ControlOutput)
+        throws(ControlError)
+    {
+        if options.json {
+            output.out(try json(timer))
+        } else {
+            output.out(StatusTable.confirmation(verb, timer))
+        }
+    }
+
+    /// Pretty-printed JSON with sorted keys, newline-terminated: the documented `--json` output.
+    static func json(_ value: some Encodable) throws(ControlError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        } catch {
+            throw .protocolError("cannot encode output: \(error)")
+        }
+    }
+}

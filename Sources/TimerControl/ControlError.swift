@@ -1,0 +1,53 @@
+import Countdown
+
+/// Every way a `timerctl` command can fail, each with its exit status (sysexits.h, DAEMON.md §5).
+public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Bad command line: exit 64 (`EX_USAGE`). Carries the message and the verb whose usage applies.
+    case usage(String, verb: Verb?)
+    /// No daemon answers and none could be started: exit 69 (`EX_UNAVAILABLE`).
+    case unavailable(String)
+    /// The daemon refused the operation (no such timer, invalid state …): exit 1.
+    case failed(RPCError)
+    /// The daemon's reply could not be read: exit 76 (`EX_PROTOCOL`).
+    case protocolError(String)
+
+    /// The exit status for this error.
+    public var exitStatus: Int32 {
+        switch self {
+        case .usage: return 64
+        case .unavailable: return 69
+        case .failed: return 1
+        case .protocolError: return 76
+        }
+    }
+
+    /// The message after `Error: `.
+    public var description: String {
+        switch self {
+        case .usage(let message, _): return message
+        case .unavailable(let message): return message
+        case .failed(let error): return error.message
+        case .protocolError(let message): return "unexpected reply from timerd: \(message)"
+        }
+    }
+}
+
+/// The commands of `timerctl`.
+public enum Verb: String, Sendable, CaseIterable {
+    /// Start a timer or a group.
+    case start
+    /// Stop (cancel) a timer.
+    case stop
+    /// Pause a timer.
+    case pause
+    /// Resume a paused timer.
+    case resume
+    /// Show timers.
+    case status
+    /// Wait until a timer ends.
+    case wait
+    /// Check that the daemon answers.
+    case ping
+    /// Show help for a command.
+    case help
+}

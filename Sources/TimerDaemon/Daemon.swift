@@ -1,0 +1,387 @@
+import CLinux
+import Countdown
+import Foundation
+import Glibc
+import TimerSystem
+
+/// The daemon: one event loop on one thread that owns the engine, the sockets and the state file.
+///
+/// Everything happens on `epoll`: the listening socket, the clients, one `timerfd` on
+/// `CLOCK_BOOTTIME` armed for the earliest deadline (no periodic tick), and a self-pipe for
+/// signals. Each turn of the loop reads every ready client, runs every complete request line,
+/// saves the state once if any request changed it (so concurrent requests share one `fsync`),
+/// and only then sends the replies: a change is durable before it is acknowledged.
+/// A slow or silent client blocks nobody: sockets are non-blocking and each has its own buffers.
+public final class Daemon {
+    private static let listenerToken: UInt64 = 0
+    private static let timerToken: UInt64 = 1
+    private static let signalToken: UInt64 = 2
+
+    private let options: DaemonOptions
+    private let socketPath: String
+    private let store: StateStore
+    private let bootID: String?
+    private let log: (String) -> Void
+    private var service: TimerService
+    private let epoll: Epoll
+    private let bootTimer: BootTimer
+    private let signals: SignalPipe
+    private var listenerFD: Int32 = -1
+    private var connections: [UInt64: Connection] = [:]
+    private var waiterConnections: [WaiterID: UInt64] = [:]
+    private var nextToken: UInt64 = 16
+    private var nextWaiter: WaiterID = 1
+    private var armedDeadline: Int64?
+    private var idleSince: Int64
+    private var isRunning = true
+    private var stateIsDirty = false
+    private var readBuffer = [UInt8](repeating: 0, count: 65_536)
+
+    /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
+    ///
+    /// - Parameters:
+    ///   - options: the parsed command line.
+    ///   - log: where event lines go (stderr in production).
+    /// - Throws: the error that prevents starting (socket in use, unusable directories …).
+    public init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
+        self.options = options
+        self.log = log
+        let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
+        try RuntimePaths.ensurePrivateDirectory(stateDirectory)
+        store = StateStore(directory: stateDirectory)
+        bootID = StateStore.currentBootID()
+        if let path = options.socketPath {
+            socketPath = path
+        } else {
+            socketPath = RuntimePaths.defaultSocketPath()
+            try RuntimePaths.ensurePrivateDirectory(RuntimePaths.defaultRuntimeDirectory())
+        }
+        signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGHUP])
+        epoll = try Epoll()
+        bootTimer = try BootTimer()
+        var engine = TimerEngine(clock: SystemClock())
+        var missed: [TimerEnding] = []
+        if let saved = store.load(warn: log) {
+            missed = engine.restore(saved.engine, sameBoot: saved.bootID != nil && saved.bootID == bootID)
+        }
+        service = TimerService(engine: engine, quota: options.timersPerUser, pid: getpid())
+        idleSince = Syscall.bootTimeNanoseconds()
+        let live = service.engine.liveCount
+        log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(store.path)")
+        for ending in missed {
+            log("timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))")
+        }
+        if !missed.isEmpty { try store.save(service.engine.snapshot, bootID: bootID) }
+        let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: 0o600, backlog: 1_024)
+        listenerFD = fd
+        if removedStale { log("removed a stale socket left at \(socketPath)") }
+        try epoll.add(listenerFD, interest: .readable, token: Self.listenerToken)
+        try epoll.add(bootTimer.fd, interest: .readable, token: Self.timerToken)
+        try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
+    }
+
+    /// Runs until SIGTERM or SIGINT (or the idle time-out), then removes the socket and saves the state.
+    ///
+    /// - Returns: the exit status: 0 after a clean stop, 1 when the state could not be saved.
+    public func run() -> Int32 {
+        log("listening on \(socketPath) (pid \(getpid()), version \(ServiceVersion.version))")
+        var status: Int32 = 0
+        while isRunning {
+            rearmTimer()
+            let events: [(token: UInt64, events: Epoll.Events)]
+            do {
+                events = try epoll.wait(timeoutMilliseconds: nextWakeTimeout())
+            } catch {
+                log("error: \(error)")
+                status = 1
+                break
+            }
+            for (token, ready) in events {
+                switch token {
+                case Self.listenerToken: acceptClients()
+                case Self.timerToken: fireTimers()
+                case Self.signalToken: handleSignals()
+                default: serve(token, ready)
+                }
+            }
+            commit()
+            expirePartialLines()
+            checkIdle()
+        }
+        for connection in connections.values { close(connection) }
+        unlink(socketPath)
+        Syscall.close(listenerFD)
+        do {
+            try store.save(service.engine.snapshot, bootID: bootID)
+        } catch {
+            log("error: could not save state to \(store.path): \(error)")
+            status = 1
+        }
+        log("stopped")
+        return status
+    }
+
+    // MARK: - Events
+
+    private func acceptClients() {
+        while true {
+            let fd = accept4(listenerFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(SystemError("accept", errno: errno))") }
+                return
+            }
+            guard let credentials = try? UnixSocket.peerCredentials(fd) else {
+                Syscall.close(fd)
+                continue
+            }
+            let token = nextToken
+            nextToken += 1
+            let connection = Connection(fd: fd, token: token, uid: credentials.uid)
+            if connections.count >= options.maximumConnections {
+                let error = RPCError(
+                    .tooManyConnections, "timerd has \(options.maximumConnections) connections, its limit; try again later")
+                _ = try? Syscall.write(fd, ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
+                Syscall.close(fd)
+                continue
+            }
+            do {
+                try epoll.add(fd, interest: [.readable, .hangUp], token: token)
+            } catch {
+                Syscall.close(fd)
+                continue
+            }
+            connections[token] = connection
+        }
+    }
+
+    private func serve(_ token: UInt64, _ ready: Epoll.Events) {
+        guard let connection = connections[token] else { return }
+        if ready.contains(.writable) { flush(connection) }
+        if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
+    }
+
+    private func readRequests(_ connection: Connection) {
+        while connections[connection.token] != nil {
+            let count = Glibc.read(connection.fd, &readBuffer, readBuffer.count)
+            if count == 0 {
+                close(connection)
+                return
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { close(connection) }
+                return
+            }
+            connection.input += readBuffer[0..<count]
+            consumeLines(connection)
+            if count < readBuffer.count { return }
+        }
+    }
+
+    private func consumeLines(_ connection: Connection) {
+        var start = 0
+        var index = connection.scanned
+        let newline = UInt8(ascii: "\n")
+        while index < connection.input.count {
+            if connection.input[index] == newline {
+                if connection.isDiscarding {
+                    connection.isDiscarding = false
+                } else {
+                    var end = index
+                    if end > start, connection.input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                    handle(Array(connection.input[start..<end]), from: connection)
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        connection.input.removeFirst(start)
+        connection.scanned = connection.input.count
+        if connection.input.count > TimerService.maximumLineBytes {
+            if !connection.isDiscarding {
+                queue(TimerService.errorLine(id: .null, RPCError(.invalidRequest, TimerService.tooLongMessage)), to: connection)
+                log("client \(connection.token): request line over 64 KiB refused")
+            }
+            connection.isDiscarding = true
+            connection.input.removeAll(keepingCapacity: false)
+            connection.scanned = 0
+        }
+        if connection.input.isEmpty {
+            connection.partialSince = nil
+        } else if connection.partialSince == nil {
+            connection.partialSince = Syscall.bootTimeNanoseconds()
+        }
+    }
+
+    private func handle(_ line: [UInt8], from connection: Connection) {
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        let context = RequestContext(uid: connection.uid, waiter: waiter)
+        let outcome = service.handle(line: line, context: context)
+        if outcome.changedState { stateIsDirty = true }
+        if let reply = outcome.reply {
+            queue(reply, to: connection)
+        } else if service.engine.isWaiting(waiter) {
+            connection.waiters.insert(waiter)
+            waiterConnections[waiter] = connection.token
+        }
+        for wakeup in outcome.wakeups { deliver(wakeup) }
+        if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
+    }
+
+    private func fireTimers() {
+        bootTimer.drain()
+        armedDeadline = nil
+        let (endings, wakeups) = service.fireDueTimers()
+        if !endings.isEmpty { stateIsDirty = true }
+        for ending in endings { log("timer \(ending.timer.label) finished") }
+        for wakeup in wakeups { deliver(wakeup) }
+    }
+
+    private func handleSignals() {
+        for signal in signals.drain() {
+            switch signal {
+            case SIGHUP:
+                log("SIGHUP: nothing to reload")
+            default:
+                log("signal \(signal): stopping")
+                isRunning = false
+            }
+        }
+    }
+
+    private func deliver(_ wakeup: (waiter: WaiterID, reply: [UInt8])) {
+        guard let token = waiterConnections.removeValue(forKey: wakeup.waiter), let connection = connections[token]
+        else { return }
+        connection.waiters.remove(wakeup.waiter)
+        queue(wakeup.reply, to: connection)
+    }
+
+    // MARK: - Output and durability
+
+    private var pendingFlush: Set<UInt64> = []
+
+    private func queue(_ line: [UInt8], to connection: Connection) {
+        connection.output += line
+        connection.output.append(UInt8(ascii: "\n"))
+        pendingFlush.insert(connection.token)
+    }
+
+    /// Saves the state if anything changed (one fsync for every request of this turn), then sends replies.
+    private func commit() {
+        if stateIsDirty {
+            do {
+                try store.save(service.engine.snapshot, bootID: bootID)
+                stateIsDirty = false
+            } catch {
+                log("error: could not save state to \(store.path): \(error); retrying on the next change")
+            }
+        }
+        let tokens = pendingFlush
+        pendingFlush.removeAll()
+        for token in tokens {
+            if let connection = connections[token] { flush(connection) }
+        }
+    }
+
+    private func flush(_ connection: Connection) {
+        var written = 0
+        while written < connection.output.count {
+            let count = connection.output[written...].withUnsafeBytes { Glibc.write(connection.fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                close(connection)
+                return
+            }
+            written += count
+        }
+        connection.output.removeFirst(written)
+        if connection.output.isEmpty && connection.closeAfterFlush {
+            close(connection)
+            return
+        }
+        if connection.output.count > 16 << 20 {
+            log("client \(connection.token): does not read its replies; closing it")
+            close(connection)
+            return
+        }
+        let wantsWrite = !connection.output.isEmpty
+        if wantsWrite != connection.wantsWrite {
+            connection.wantsWrite = wantsWrite
+            let interest: Epoll.Events = wantsWrite ? [.readable, .hangUp, .writable] : [.readable, .hangUp]
+            try? epoll.modify(connection.fd, interest: interest, token: connection.token)
+        }
+    }
+
+    private func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.token) != nil else { return }
+        for waiter in connection.waiters {
+            service.cancelWait(waiter)
+            waiterConnections[waiter] = nil
+        }
+        epoll.remove(connection.fd)
+        Syscall.close(connection.fd)
+        if connections.isEmpty { idleSince = Syscall.bootTimeNanoseconds() }
+    }
+
+    // MARK: - Time
+
+    private func rearmTimer() {
+        let deadline = service.engine.nextDeadline?.nanoseconds
+        guard deadline != armedDeadline else { return }
+        do {
+            try bootTimer.arm(atNanoseconds: deadline)
+            armedDeadline = deadline
+        } catch {
+            log("error: \(error)")
+        }
+    }
+
+    /// Milliseconds until the next coarse deadline (partial-line time-outs, idle exit), or -1.
+    private func nextWakeTimeout() -> Int32 {
+        let now = Syscall.bootTimeNanoseconds()
+        var next: Int64?
+        let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        for connection in connections.values {
+            if let since = connection.partialSince { next = min(next ?? .max, since + requestTimeout) }
+        }
+        if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
+            next = min(next ?? .max, idleSince + Int64(idle * 1e9))
+        }
+        guard let next else { return -1 }
+        return Int32(clamping: max(0, (next - now) / 1_000_000 + 1))
+    }
+
+    private func expirePartialLines() {
+        let now = Syscall.bootTimeNanoseconds()
+        let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        for connection in connections.values {
+            guard let since = connection.partialSince, now - since >= requestTimeout, !connection.closeAfterFlush
+            else { continue }
+            let seconds = DurationFormatter.number(options.requestTimeoutSeconds)
+            let error = RPCError(.requestTimeout, "request line not completed within \(seconds) s; closing the connection")
+            connection.closeAfterFlush = true
+            connection.input.removeAll()
+            connection.partialSince = nil
+            queue(TimerService.errorLine(id: .null, error), to: connection)
+            log("client \(connection.token): incomplete request line for \(seconds) s; dropped")
+            flush(connection)
+        }
+    }
+
+    private func checkIdle() {
+        guard let idle = options.exitWhenIdleSeconds else { return }
+        let now = Syscall.bootTimeNanoseconds()
+        if !connections.isEmpty || service.engine.liveCount > 0 {
+            idleSince = now
+            return
+        }
+        if now - idleSince >= Int64(idle * 1e9) {
+            log("idle for \(DurationFormatter.number(idle)) s with no live timers and no clients: exiting")
+            isRunning = false
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Countdown
+import Glibc
+import TimerSystem
+
+/// timerd's entry point: parse, run, map the outcome to an exit status.
+public enum DaemonCommand {
+    /// Runs timerd with `arguments` (without the program name).
+    ///
+    /// - Returns: the exit status: 0 after a clean stop, 64 for a usage error (`EX_USAGE`),
+    ///   1 when the daemon cannot start (socket in use, unusable directory, unreadable state).
+    public static func main(_ arguments: [String]) -> Int32 {
+        let options: DaemonOptions
+        do {
+            options = try DaemonOptions.parse(arguments)
+        } catch {
+            printError("Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]\nSee 'timerd --help'.")
+            return 64
+        }
+        if options.showHelp {
+            StandardStream.out(DaemonOptions.help)
+            return 0
+        }
+        if options.showVersion {
+            StandardStream.out("timerd \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
+            return 0
+        }
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options, log: printError)
+        } catch {
+            printError("timerd: cannot start: \(error)")
+            return 1
+        }
+        return daemon.run()
+    }
+
+    /// Writes one line to stderr, prefixed with `timerd: ` unless it already is.
+    static func printError(_ line: String) {
+        let text = (line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") ? line : "timerd: " + line) + "\n"
+        StandardStream.error(text)
+    }
+}

@@ -1,0 +1,101 @@
+import Countdown
+import TimerSystem
+
+/// timerd's command line.
+public struct DaemonOptions: Sendable, Equatable {
+    /// The control socket's path; default ``RuntimePaths/defaultSocketPath()``.
+    public var socketPath: String?
+    /// The state directory; default ``RuntimePaths/defaultStateDirectory()``.
+    public var stateDirectory: String?
+    /// Exit after this many seconds with no live timers and no clients (set when autostarted).
+    public var exitWhenIdleSeconds: Double?
+    /// Seconds a client may take to complete a started request line (default 10).
+    public var requestTimeoutSeconds: Double = 10
+    /// The most concurrent client connections (default 1,024).
+    public var maximumConnections: Int = 1_024
+    /// The most live timers per uid (default 10,000).
+    public var timersPerUser: Int = 10_000
+    /// `--help` was given.
+    public var showHelp = false
+    /// `--version` was given.
+    public var showVersion = false
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The usage text printed by `timerd --help`.
+    public static let help = """
+        Usage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]
+
+        The timer daemon: counts timers down on the boot-time clock, keeps them in its state
+        directory across restarts, and serves timerctl on a Unix socket. Runs in the foreground
+        and logs one line per event to stderr; SIGTERM or SIGINT stop it.
+
+        Options:
+          --socket PATH             control socket (default $XDG_RUNTIME_DIR/timerd/timerd.sock,
+                                    else /tmp/timerd-UID/timerd.sock)
+          --state-dir DIR           state directory (default $STATE_DIRECTORY, else
+                                    $XDG_STATE_HOME/timerd, else ~/.local/state/timerd;
+                                    /var/lib/timerd for root)
+          --exit-when-idle SECONDS  exit after SECONDS with no live timers and no clients
+                                    (timerctl starts the daemon with 300)
+          --request-timeout SECONDS drop a client whose request line stays incomplete this long
+                                    (default 10)
+          --max-connections N       most concurrent clients (default 1024)
+          --max-timers-per-user N   most live timers per user (default 10000)
+          -h, --help                show this help
+          --version                 show the version
+
+        """
+
+    /// Errors in timerd's arguments.
+    public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What was wrong.
+        public var message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// Parses timerd's arguments (without the program name).
+    ///
+    /// - Throws: ``UsageError`` naming the bad argument and what is allowed.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
+        var options = DaemonOptions()
+        var index = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+            return arguments[index]
+        }
+        func positive(_ flag: String) throws(UsageError) -> Double {
+            let text = try value(flag)
+            guard let number = Double(text), number.isFinite, number > 0 else {
+                throw UsageError(message: "\(flag) must be a positive number of seconds, got \"\(text)\"")
+            }
+            return number
+        }
+        func count(_ flag: String) throws(UsageError) -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number > 0 else {
+                throw UsageError(message: "\(flag) must be a whole number > 0, got \"\(text)\"")
+            }
+            return number
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--socket": options.socketPath = try value(argument)
+            case "--state-dir": options.stateDirectory = try value(argument)
+            case "--exit-when-idle": options.exitWhenIdleSeconds = try positive(argument)
+            case "--request-timeout": options.requestTimeoutSeconds = try positive(argument)
+            case "--max-connections": options.maximumConnections = try count(argument)
+            case "--max-timers-per-user": options.timersPerUser = try count(argument)
+            case "-h", "--help": options.showHelp = true
+            case "--version": options.showVersion = true
+            default: throw UsageError(message: "unknown argument \"\(argument)\"")
+            }
+            index += 1
+        }
+        return options
+    }
+}

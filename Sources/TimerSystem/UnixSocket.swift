@@ -1,0 +1,132 @@
+import CLinux
+import Glibc
+
+/// Unix-domain stream sockets: address checks, listening, connecting and peer credentials.
+///
+/// See man unix(7): `sun_path` holds 108 bytes including the terminating NUL, so a path of more
+/// than 107 bytes is refused before `bind` or `connect`.
+public enum UnixSocket {
+    /// The longest socket path, in bytes (`sun_path` minus the NUL).
+    public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    /// Errors of socket set-up that are not a single failed call.
+    public enum AddressError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The path is longer than `sun_path` allows.
+        case pathTooLong(String, bytes: Int)
+        /// Another process answers on the path.
+        case inUse(String)
+        /// Something other than a socket is at the path.
+        case notASocket(String)
+
+        /// What went wrong and what is allowed.
+        public var description: String {
+            switch self {
+            case .pathTooLong(let path, let bytes):
+                return "socket path is \(bytes) bytes, the limit is \(UnixSocket.maximumPathBytes): \(path)"
+            case .inUse(let path):
+                return "another timerd is already listening on \(path)"
+            case .notASocket(let path):
+                return "\(path) exists and is not a socket; remove it or choose another --socket"
+            }
+        }
+    }
+
+    /// Builds the address for `path`.
+    ///
+    /// - Throws: ``AddressError/pathTooLong(_:bytes:)``.
+    public static func address(_ path: String) throws -> (sockaddr_un, socklen_t) {
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maximumPathBytes, !bytes.isEmpty else {
+            throw AddressError.pathTooLong(path, bytes: bytes.count)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+            raw[bytes.count] = 0
+        }
+        let length = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path).map { $0 + bytes.count + 1 }
+        return (address, socklen_t(length ?? MemoryLayout<sockaddr_un>.size))
+    }
+
+    /// Connects to the socket at `path` (blocking connect, then the descriptor is returned as is).
+    ///
+    /// - Returns: the connected descriptor (close-on-exec).
+    /// - Throws: ``AddressError`` or ``SystemError`` (`ENOENT`, `ECONNREFUSED`, `EACCES` …).
+    public static func connect(_ path: String) throws -> Int32 {
+        var (address, length) = try self.address(path)
+        let fd = try Syscall.retrying("socket", { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        do {
+            try withUnsafePointer(to: &address) { pointer throws in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
+                    _ = try Syscall.retrying("connect \(path)", { Glibc.connect(fd, generic, length) })
+                }
+            }
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Whether a process answers on `path` right now.
+    public static func isAnswering(_ path: String) -> Bool {
+        guard let fd = try? connect(path) else { return false }
+        Syscall.close(fd)
+        return true
+    }
+
+    /// Binds and listens on `path` with the given file mode, removing a stale socket left by a dead
+    /// process first (after swift-nio's `cleanupUnixDomainSocket`): an old file there is removed only
+    /// if it is a socket and nobody answers on it.
+    ///
+    /// - Parameters:
+    ///   - path: the socket path.
+    ///   - mode: the socket file's permission bits (0600 for a user daemon).
+    ///   - backlog: the listen backlog.
+    /// - Returns: the listening, non-blocking, close-on-exec descriptor, and whether a stale socket was removed.
+    /// - Throws: ``AddressError/inUse(_:)`` when another process answers, ``AddressError/notASocket(_:)``,
+    ///   ``AddressError/pathTooLong(_:bytes:)``, or ``SystemError``.
+    public static func listen(_ path: String, mode: mode_t = 0o600, backlog: Int32 = 1_024) throws -> (
+        fd: Int32, removedStale: Bool
+    ) {
+        var (address, length) = try self.address(path)
+        var removedStale = false
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw AddressError.notASocket(path) }
+            if isAnswering(path) { throw AddressError.inUse(path) }
+            unlink(path)
+            removedStale = true
+        }
+        let fd = try Syscall.retrying("socket", {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        })
+        do {
+            let oldMask = umask(~mode & 0o777)
+            defer { umask(oldMask) }
+            try withUnsafePointer(to: &address) { pointer throws in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
+                    _ = try Syscall.retrying("bind \(path)", { bind(fd, generic, length) })
+                }
+            }
+            try Syscall.retrying("chmod \(path)", { chmod(path, mode) })
+            try Syscall.retrying("listen \(path)", { Glibc.listen(fd, backlog) })
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        return (fd, removedStale)
+    }
+
+    /// The peer's credentials at `connect()` time (`SO_PEERCRED`, man unix(7)).
+    ///
+    /// - Returns: pid, uid and gid of the peer.
+    /// - Throws: ``SystemError`` from `getsockopt`.
+    public static func peerCredentials(_ fd: Int32) throws -> (pid: Int32, uid: UInt32, gid: UInt32) {
+        var credentials = timerd_ucred()
+        var length = socklen_t(MemoryLayout<timerd_ucred>.size)
+        try Syscall.retrying("getsockopt(SO_PEERCRED)", { getsockopt(fd, SOL_SOCKET, TIMERD_SO_PEERCRED, &credentials, &length) })
+        return (credentials.pid, credentials.uid, credentials.gid)
+    }
+}
