@@ -24,11 +24,12 @@ let package = Package(
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
-        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"]),
+        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
         .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
         .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem"]),
+        // Runs the built binaries; depending on the executables makes `swift test` build them.
+        .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
     ],
     swiftLanguageModes: [.v6]
 )

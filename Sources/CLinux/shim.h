@@ -24,4 +24,7 @@ static const int TIMERD_SO_PEERCRED = 17;
 static const short TIMERD_POSIX_SPAWN_SETSID = 0x80;
 /// accept4(2), declared by <sys/socket.h> only under _GNU_SOURCE; glibc has it since 2.10.
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+/// posix_spawn_file_actions_addclosefrom_np(3), glibc ≥ 2.34, declared only under _GNU_SOURCE:
+/// the child closes every descriptor from `from` up, so a spawned daemon inherits none of ours.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 #endif

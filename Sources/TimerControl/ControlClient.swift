@@ -38,10 +38,12 @@ final class ControlClient {
     }
 
     /// Starts `timerd --exit-when-idle 300` in its own session, its stderr appended to
-    /// `timerd.log` in the state directory, and waits up to 5 s for it to answer.
+    /// `timerd.log` in the state directory and no other descriptor inherited (as tmux does for
+    /// its server), and waits up to 5 s for it to answer.
     private static func startDaemon(socketPath: String) throws(ControlError) -> ControlClient {
         guard let executable = daemonExecutable() else {
-            throw .unavailable("timerd is not running on \(socketPath) and no timerd executable was found beside timerctl or on PATH")
+            throw .unavailable(
+                "timerd is not running on \(socketPath) and no timerd executable was found beside timerctl or on PATH")
         }
         let logPath: String
         do {
@@ -63,6 +65,7 @@ final class ControlClient {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         posix_spawnattr_setflags(&attributes, TIMERD_POSIX_SPAWN_SETSID)
         let arguments = [executable, "--exit-when-idle", "300"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -149,7 +152,9 @@ final class ControlClient {
     {
         do {
             let response = try JSONDecoder().decode(RPCResponse<Result>.self, from: Data(line))
-            if response.result == nil && response.error == nil { throw ControlError.protocolError("no result and no error") }
+            if response.result == nil && response.error == nil {
+                throw ControlError.protocolError("no result and no error")
+            }
             return response
         } catch let error as ControlError {
             throw error

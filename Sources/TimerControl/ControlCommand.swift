@@ -80,7 +80,9 @@ public enum ControlCommand {
         var durations: [Double] = []
         if verb == .start {
             do throws(CountdownError) {
-                durations = try options.arguments.map { text throws(CountdownError) in try DurationParser.seconds(from: text) }
+                durations = try options.arguments.map { text throws(CountdownError) in
+                    try DurationParser.seconds(from: text)
+                }
                 if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
                 if durations.count > TimerEngine.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
             } catch {
@@ -98,7 +100,8 @@ public enum ControlCommand {
             explicitPath: options.socketPath, autostart: options.socketPath == nil && !options.noAutostart)
         switch verb {
         case .start:
-            let timer = try client.call(.timerStart, StartParams(durations: durations, name: options.name), as: TimerInfo.self)
+            let timer = try client.call(
+                .timerStart, StartParams(durations: durations, name: options.name), as: TimerInfo.self)
             try emit(timer, verb: verb, options: options, output: &output)
         case .stop, .pause, .resume:
             let method: RPCMethod = verb == .stop ? .timerStop : verb == .pause ? .timerPause : .timerResume
@@ -128,7 +131,8 @@ public enum ControlCommand {
                 output.out(try json(result))
             } else {
                 output.out(
-                    "timerd \(result.version) (protocol \(result.protocolVersion), pid \(result.pid)) on \(client.socketPath)\n")
+                    "timerd \(result.version) (protocol \(result.protocolVersion), pid \(result.pid)) on \(client.socketPath)\n"
+                )
             }
         case .help:
             output.out(HelpText.main)
@@ -166,7 +170,8 @@ public enum ControlCommand {
                 let label = timer.name ?? timer.id
                 output.err(
                     "\r\(label) \(StatusTable.bar(timer.progress.fractionCompleted)) "
-                        + "\(StatusTable.percent(timer.progress.fractionCompleted)) \(DurationFormatter.clock(seconds: timer.remaining)) left\u{1B}[K")
+                        + "\(StatusTable.percent(timer.progress.fractionCompleted)) \(DurationFormatter.clock(seconds: timer.remaining)) left\u{1B}[K"
+                )
                 drewBar = true
                 usleep(200_000)
             }

@@ -124,7 +124,8 @@ public struct ControlOptions: Sendable, Equatable {
     /// The closest known word within an edit distance of 2, for "Did you mean …?".
     static func suggest(_ word: String, among candidates: [String]) -> String? {
         if word.count >= 2, let completion = candidates.first(where: { $0.hasPrefix(word) }) { return completion }
-        return candidates
+        return
+            candidates
             .map { ($0, editDistance(Array(word), Array($0))) }
             .filter { $0.1 <= 2 }
             .min { $0.1 < $1.1 }?.0

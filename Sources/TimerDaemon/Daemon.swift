@@ -69,7 +69,9 @@ public final class Daemon {
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(store.path)")
         for ending in missed {
-            log("timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))")
+            log(
+                "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))"
+            )
         }
         if !missed.isEmpty { try store.save(service.engine.snapshot, bootID: bootID) }
         let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: 0o600, backlog: 1_024)
@@ -140,7 +142,8 @@ public final class Daemon {
             let connection = Connection(fd: fd, token: token, uid: credentials.uid)
             if connections.count >= options.maximumConnections {
                 let error = RPCError(
-                    .tooManyConnections, "timerd has \(options.maximumConnections) connections, its limit; try again later")
+                    .tooManyConnections,
+                    "timerd has \(options.maximumConnections) connections, its limit; try again later")
                 _ = try? Syscall.write(fd, ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
                 Syscall.close(fd)
                 continue
@@ -200,7 +203,9 @@ public final class Daemon {
         connection.scanned = connection.input.count
         if connection.input.count > TimerService.maximumLineBytes {
             if !connection.isDiscarding {
-                queue(TimerService.errorLine(id: .null, RPCError(.invalidRequest, TimerService.tooLongMessage)), to: connection)
+                queue(
+                    TimerService.errorLine(id: .null, RPCError(.invalidRequest, TimerService.tooLongMessage)),
+                    to: connection)
                 log("client \(connection.token): request line over 64 KiB refused")
             }
             connection.isDiscarding = true
@@ -228,6 +233,7 @@ public final class Daemon {
             waiterConnections[waiter] = connection.token
         }
         for wakeup in outcome.wakeups { deliver(wakeup) }
+        for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
     }
 
@@ -289,7 +295,9 @@ public final class Daemon {
     private func flush(_ connection: Connection) {
         var written = 0
         while written < connection.output.count {
-            let count = connection.output[written...].withUnsafeBytes { Glibc.write(connection.fd, $0.baseAddress, $0.count) }
+            let count = connection.output[written...].withUnsafeBytes {
+                Glibc.write(connection.fd, $0.baseAddress, $0.count)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
@@ -362,7 +370,8 @@ public final class Daemon {
             guard let since = connection.partialSince, now - since >= requestTimeout, !connection.closeAfterFlush
             else { continue }
             let seconds = DurationFormatter.number(options.requestTimeoutSeconds)
-            let error = RPCError(.requestTimeout, "request line not completed within \(seconds) s; closing the connection")
+            let error = RPCError(
+                .requestTimeout, "request line not completed within \(seconds) s; closing the connection")
             connection.closeAfterFlush = true
             connection.input.removeAll()
             connection.partialSince = nil

@@ -13,7 +13,9 @@ public enum DaemonCommand {
         do {
             options = try DaemonOptions.parse(arguments)
         } catch {
-            printError("Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]\nSee 'timerd --help'.")
+            printError(
+                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]\nSee 'timerd --help'."
+            )
             return 64
         }
         if options.showHelp {

@@ -54,7 +54,8 @@ struct StateStore {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(File(format: 1, bootID: bootID, engine: engine))
         let temporary = path + ".tmp"
-        let fd = try Syscall.retrying("open \(temporary)", { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) })
+        let fd = try Syscall.retrying(
+            "open \(temporary)", { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) })
         do {
             try Syscall.writeAll(fd, Array(data))
             try Syscall.retrying("fsync \(temporary)", { fsync(fd) })
@@ -64,7 +65,8 @@ struct StateStore {
         }
         Syscall.close(fd)
         try Syscall.retrying("rename \(temporary)", { rename(temporary, path) })
-        let directoryFD = try Syscall.retrying("open \(directory)", { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
+        let directoryFD = try Syscall.retrying(
+            "open \(directory)", { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
         defer { Syscall.close(directoryFD) }
         try Syscall.retrying("fsync \(directory)", { fsync(directoryFD) })
     }

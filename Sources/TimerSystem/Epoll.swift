@@ -85,9 +85,11 @@ public final class BootTimer {
     ///
     /// - Throws: ``SystemError`` from `timerfd_create`.
     public init() throws {
-        fd = try Syscall.retrying("timerfd_create", {
-            timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        })
+        fd = try Syscall.retrying(
+            "timerfd_create",
+            {
+                timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+            })
     }
 
     deinit { Syscall.close(fd) }

@@ -37,6 +37,12 @@ public final class SignalPipe {
             sigemptyset(&action.sa_mask)
             try Syscall.retrying("sigaction", { sigaction(number, &action, nil) })
         }
+        // A parent may have spawned us with these signals blocked (Foundation's Process, some
+        // shells); unblock them, or SIGTERM would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     deinit {

@@ -55,7 +55,8 @@ public enum UnixSocket {
     /// - Throws: ``AddressError`` or ``SystemError`` (`ENOENT`, `ECONNREFUSED`, `EACCES` …).
     public static func connect(_ path: String) throws -> Int32 {
         var (address, length) = try self.address(path)
-        let fd = try Syscall.retrying("socket", { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        let fd = try Syscall.retrying(
+            "socket", { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
         do {
             try withUnsafePointer(to: &address) { pointer throws in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
@@ -99,9 +100,13 @@ public enum UnixSocket {
             unlink(path)
             removedStale = true
         }
-        let fd = try Syscall.retrying("socket", {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        })
+        let fd = try Syscall.retrying(
+            "socket",
+            {
+                socket(
+                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                    0)
+            })
         do {
             let oldMask = umask(~mode & 0o777)
             defer { umask(oldMask) }
@@ -126,7 +131,8 @@ public enum UnixSocket {
     public static func peerCredentials(_ fd: Int32) throws -> (pid: Int32, uid: UInt32, gid: UInt32) {
         var credentials = timerd_ucred()
         var length = socklen_t(MemoryLayout<timerd_ucred>.size)
-        try Syscall.retrying("getsockopt(SO_PEERCRED)", { getsockopt(fd, SOL_SOCKET, TIMERD_SO_PEERCRED, &credentials, &length) })
+        try Syscall.retrying(
+            "getsockopt(SO_PEERCRED)", { getsockopt(fd, SOL_SOCKET, TIMERD_SO_PEERCRED, &credentials, &length) })
         return (credentials.pid, credentials.uid, credentials.gid)
     }
 }

@@ -1,6 +1,6 @@
 /// Writes durations for people: compact spans (`1h30m`) and clock notation (`1:30:00`).
 public enum DurationFormatter {
-    /// A compact span in the accepted input syntax: `25m`, `1h30m`, `1d2h`, `1.5s`, `250ms`.
+    /// A compact span in the accepted input syntax: `25m`, `1h30m`, `1d2h`, `1.5s`, `250ms`, `100ns`.
     ///
     /// - Parameter seconds: the duration in seconds; negative values get a leading `-`.
     /// - Returns: the span, or `0s` for zero.
@@ -8,7 +8,11 @@ public enum DurationFormatter {
         guard seconds.isFinite else { return number(seconds) }
         if seconds < 0 { return "-" + compact(seconds: -seconds) }
         var milliseconds = Int64((seconds * 1_000).rounded())
-        if milliseconds == 0 { return seconds == 0 ? "0s" : number(seconds) + "s" }
+        if milliseconds == 0 {
+            if seconds == 0 { return "0s" }
+            let nanoseconds = Int64((seconds * 1e9).rounded())
+            return nanoseconds % 1_000 == 0 ? "\(nanoseconds / 1_000)us" : "\(nanoseconds)ns"
+        }
         if milliseconds < 1_000 { return "\(milliseconds)ms" }
         var parts = ""
         for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000)] where milliseconds >= size {

@@ -63,6 +63,7 @@ public enum DurationParser {
     }
 
     private static let spanUnits: [String: Double] = [
+        "ns": 1e-9, "nsec": 1e-9,
         "us": 1e-6, "usec": 1e-6, "µs": 1e-6,
         "ms": 1e-3, "msec": 1e-3,
         "s": 1, "sec": 1, "second": 1, "seconds": 1,

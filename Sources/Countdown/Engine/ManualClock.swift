@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Synchronization
 
 /// A clock that moves only when told to: for tests and simulations of a ``TimerEngine``.
 ///

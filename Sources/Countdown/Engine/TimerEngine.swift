@@ -242,7 +242,9 @@ public struct TimerEngine: Sendable {
     public var nextDeadline: BootInstant? { queue.first?.deadline }
 
     /// The number of live (running or paused) timers.
-    public var liveCount: Int { liveNames.count + timers.values.lazy.filter { $0.name == nil && $0.state.isLive }.count }
+    public var liveCount: Int {
+        liveNames.count + timers.values.lazy.filter { $0.name == nil && $0.state.isLive }.count
+    }
 
     /// The number of running timers.
     public var runningCount: Int { queue.count }
@@ -316,7 +318,9 @@ public struct TimerEngine: Sendable {
                 }
             }
         }
-        endedOrder.sort()
+        endedOrder.sort {
+            (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
+        }
         trimHistory()
         return missed
     }
@@ -336,7 +340,10 @@ public struct TimerEngine: Sendable {
                 $0.name == name && (requester == nil || $0.owner == requester)
             }
             if let live = candidates.filter(\.state.isLive).min(by: { $0.id < $1.id }) { return live.id }
-            guard let latest = candidates.max(by: { $0.id < $1.id }) else { throw .timerNotFound(reference) }
+            let latest = candidates.max {
+                ($0.endedAt ?? .distantPast, $0.id) < ($1.endedAt ?? .distantPast, $1.id)
+            }
+            guard let latest else { throw .timerNotFound(reference) }
             return latest.id
         }
     }
@@ -353,7 +360,8 @@ public struct TimerEngine: Sendable {
 
     private mutating func end(_ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingInfo(id), waiters: []) }
-        record.accumulatedNanoseconds = state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
+        record.accumulatedNanoseconds =
+            state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
         record.state = state
         record.runStart = nil
         record.runStartWall = nil

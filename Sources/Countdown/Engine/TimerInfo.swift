@@ -13,7 +13,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var state: TimerState
     /// The whole duration in seconds (> 0, ≤ 366 days).
     public var duration: Double
-    /// Seconds left, 0 once ended; does not move while paused.
+    /// Seconds left: 0 once finished; what was left when stopped; does not move while paused.
     public var remaining: Double
     /// Seconds counted so far (`duration - remaining`).
     public var elapsed: Double

@@ -70,9 +70,14 @@ extension TimerRecord {
         let elapsed = elapsedNanoseconds(at: now)
         let total = totalNanoseconds
         let isGroup = segmentNanoseconds.count > 1
-        let ended = state == .finished || state == .stopped
 
-        var tree = ProgressTree(totalUnitCount: Self.unitCount(ofNanoseconds: total))
+        // A group's total is the sum of its children's units (each rounded up on its own), so that
+        // crediting every child brings the parent exactly to its total.
+        let totalUnits =
+            isGroup
+            ? segmentNanoseconds.reduce(Int64(0)) { $0 + Self.unitCount(ofNanoseconds: $1) }
+            : Self.unitCount(ofNanoseconds: total)
+        var tree = ProgressTree(totalUnitCount: totalUnits)
         var children: [TimerInfo] = []
         var currentChild: Int?
         if isGroup {
@@ -115,7 +120,7 @@ extension TimerRecord {
         }
         return TimerInfo(
             id: String(id), name: name, state: state, duration: durations.reduce(0, +),
-            remaining: ended && state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: tree.snapshot,
             createdAt: ISO8601.string(from: createdAt), startedAt: ISO8601.string(from: startedAt),
             endedAt: endedAt.map(ISO8601.string(from:)), missed: missed ? true : nil,

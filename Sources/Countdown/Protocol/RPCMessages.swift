@@ -26,7 +26,9 @@ public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
         var container = encoder.singleValueContainer()
         switch self {
         case .number(let value):
-            if value == value.rounded(), abs(value) < 9e15 { try container.encode(Int64(value)) } else {
+            if value == value.rounded(), abs(value) < 9e15 {
+                try container.encode(Int64(value))
+            } else {
                 try container.encode(value)
             }
         case .string(let value): try container.encode(value)

@@ -39,6 +39,8 @@ public struct ServiceOutcome: Sendable {
     public var wakeups: [(waiter: WaiterID, reply: [UInt8])]
     /// One line for the daemon's log when the request changed something (`started timer 3 ("tea"), 25m`).
     public var event: String?
+    /// Timers that were due and finished just before the request ran.
+    public var endings: [TimerEnding] = []
 }
 
 /// The protocol's server side without any I/O: reads one JSON-RPC 2.0 request line, runs it on the
@@ -100,10 +102,17 @@ public struct TimerService: Sendable {
         guard case .object(let object) = value else {
             let what = value.typeName == "array" ? "batch requests are not supported" : "a request is a JSON object"
             outcome.reply = Self.errorLine(
-                id: .null, RPCError(.invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
+                id: .null,
+                RPCError(.invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
             return outcome
         }
         let id = Self.readID(object["id"])
+        if case .some(let value) = object["id"], id == .null, value != .null {
+            outcome.reply = Self.errorLine(
+                id: .null, RPCError(.invalidRequest, "\"id\" must be a string, a number or null, got \(value.typeName)")
+            )
+            return outcome
+        }
         guard case .string("2.0") = object["jsonrpc"] else {
             outcome.reply = Self.errorLine(
                 id: id ?? .null, RPCError(.invalidRequest, "\"jsonrpc\" must be \"2.0\""))
@@ -115,23 +124,29 @@ public struct TimerService: Sendable {
             return outcome
         }
         guard let method = RPCMethod(rawValue: methodName) else {
+            guard id != nil else { return outcome }  // a notification gets no reply, not even an error (§4.1)
             let known = RPCMethod.allCases.map(\.rawValue).joined(separator: ", ")
             outcome.reply = Self.errorLine(
                 id: id ?? .null, RPCError(.methodNotFound, "unknown method \"\(methodName)\"; methods: \(known)"))
             return outcome
         }
+        // Timers already due finish first, so no request sees (or pauses) a timer past its end.
+        let due = fireDueTimers()
+        outcome.endings = due.endings
+        outcome.wakeups = due.wakeups
+        if !due.endings.isEmpty { outcome.changedState = true }
         do {
             let params = try Self.paramsObject(object["params"], method: method)
             switch try run(method, params: params, id: id, context: context) {
             case .result(let data, let changed, let event):
-                outcome.changedState = changed
+                outcome.changedState = outcome.changedState || changed
                 outcome.event = event
                 outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
             case .stopped(let data, let ending):
                 outcome.changedState = true
                 outcome.event = "stopped timer \(ending.timer.label)"
                 outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
-                outcome.wakeups = wakeups(for: ending)
+                outcome.wakeups += wakeups(for: ending)
             case .waiting:
                 outcome.reply = nil
             }
@@ -235,7 +250,9 @@ public struct TimerService: Sendable {
             }
             let info = try engine.start(
                 durations: durations, name: name, owner: context.uid, quota: context.seesAll ? nil : quota)
-            let event = "started timer \(info.label), " + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
+            let event =
+                "started timer \(info.label), "
+                + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
             return .result(try encoder.encode(info), changed: true, event: event)
         case .timerStop:
             let reference = try Self.timerReference(params, method)
@@ -332,7 +349,9 @@ public struct TimerService: Sendable {
                 return try DurationParser.seconds(from: text)
             default:
                 throw RPCError(
-                    .invalidParams, "each of \"durations\" must be a number of seconds or a string such as \"25m\", got \(item.typeName)")
+                    .invalidParams,
+                    "each of \"durations\" must be a number of seconds or a string such as \"25m\", got \(item.typeName)"
+                )
             }
         }
     }

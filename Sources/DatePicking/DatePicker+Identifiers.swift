@@ -1,0 +1,78 @@
+import Foundation
+
+extension DatePicker {
+    /// Looks up a time zone by IANA name.
+    ///
+    /// - Parameter identifier: An IANA name such as `America/Los_Angeles`, or an abbreviation Foundation knows.
+    /// - Returns: The time zone.
+    /// - Throws: ``DatePickingError/unknownTimeZone(_:)`` when the database does not know the name.
+    public static func timeZone(identifier: String) throws(DatePickingError) -> TimeZone {
+        guard let zone = TimeZone(identifier: identifier) else { throw .unknownTimeZone(identifier) }
+        return zone
+    }
+
+    /// Builds a locale from an identifier, checking that its language exists.
+    ///
+    /// `Locale(identifier:)` accepts any string; this rejects identifiers whose language is not an ISO 639 code.
+    ///
+    /// - Parameter identifier: A locale identifier such as `en_US`, `ar_EG` or `ja_JP@calendar=japanese`.
+    /// - Returns: The locale.
+    /// - Throws: ``DatePickingError/unknownLocale(_:)``.
+    public static func locale(identifier: String) throws(DatePickingError) -> Locale {
+        let locale = Locale(identifier: identifier)
+        guard let language = locale.language.languageCode?.identifier,
+            Locale.LanguageCode.isoLanguageCodes.contains(where: { $0.identifier == language })
+        else { throw .unknownLocale(identifier) }
+        return locale
+    }
+
+    /// Builds a calendar from its name, with a fixed time zone (GMT) and locale (`en_US_POSIX`), so that nothing
+    /// is read from the system.
+    ///
+    /// - Parameter identifier: A CLDR calendar name (`gregorian`, `buddhist`, `japanese`, `hebrew`, `islamic`,
+    ///   `islamic-civil`, `islamic-umalqura`, `persian`, …) or the Swift case name (`islamicUmmAlQura`).
+    /// - Returns: The calendar.
+    /// - Throws: ``DatePickingError/unknownCalendar(_:)``.
+    public static func calendar(identifier: String) throws(DatePickingError) -> Calendar {
+        guard let known = CalendarIdentifiers.identifier(named: identifier) else {
+            throw .unknownCalendar(identifier)
+        }
+        return CalendarIdentifiers.calendar(known, timeZone: .gmt)
+    }
+
+    /// Sets ``timeZone`` from an IANA name. Changes only the presentation (rule B4); no `valueChanged`.
+    ///
+    /// - Parameter identifier: An IANA name, or `nil` to follow the environment.
+    /// - Throws: ``DatePickingError/unknownTimeZone(_:)``; the time zone is then unchanged.
+    public mutating func setTimeZone(identifier: String?) throws(DatePickingError) {
+        guard let identifier else {
+            timeZone = nil
+            return
+        }
+        timeZone = try Self.timeZone(identifier: identifier)
+    }
+
+    /// Sets ``locale`` from an identifier; no `valueChanged`.
+    ///
+    /// - Parameter identifier: A locale identifier, or `nil` to follow the environment and its hour cycle.
+    /// - Throws: ``DatePickingError/unknownLocale(_:)``; the locale is then unchanged.
+    public mutating func setLocale(identifier: String?) throws(DatePickingError) {
+        guard let identifier else {
+            locale = nil
+            return
+        }
+        locale = try Self.locale(identifier: identifier)
+    }
+
+    /// Sets ``calendar`` from a calendar name; no `valueChanged`.
+    ///
+    /// - Parameter identifier: A calendar name (see ``calendar(identifier:)``), or `nil` for the environment's.
+    /// - Throws: ``DatePickingError/unknownCalendar(_:)``; the calendar is then unchanged.
+    public mutating func setCalendar(identifier: String?) throws(DatePickingError) {
+        guard let identifier else {
+            calendar = nil
+            return
+        }
+        calendar = try Self.calendar(identifier: identifier)
+    }
+}

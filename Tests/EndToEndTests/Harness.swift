@@ -1,0 +1,214 @@
+import Countdown
+import Foundation
+import Glibc
+import Testing
+
+/// Runs the real `timerd` and `timerctl` binaries in a private temporary directory.
+///
+/// Each harness has its own socket and state directory, so tests never touch a user's daemon and
+/// can run in parallel. Output is captured in files and read after the process exits, so a full
+/// pipe can never block a child.
+final class Harness: @unchecked Sendable {
+    let directory: String
+    let socketPath: String
+    let stateDirectory: String
+    private(set) var daemon: Process?
+    private var daemonLog: String { directory + "/timerd.log" }
+
+    /// The directory holding the built products (`.build/debug`): where the test bundle itself is.
+    static let productsDirectory: String = {
+        let bundle = Bundle.main.bundlePath
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path,
+            bundle,
+            URL(fileURLWithPath: bundle).deletingLastPathComponent().path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/timerctl") } ?? candidates[0]
+    }()
+
+    static var timerd: String { productsDirectory + "/timerd" }
+    static var timerctl: String { productsDirectory + "/timerctl" }
+
+    init() throws {
+        var template = Array("/tmp/timerd-e2e-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemFailure("mkdtemp failed") }
+        directory = String(cString: made)
+        socketPath = directory + "/timerd.sock"
+        stateDirectory = directory + "/state"
+    }
+
+    deinit {
+        if let daemon, daemon.isRunning {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts timerd on this harness's socket and waits until it answers (10 s at most).
+    func startDaemon(extraArguments: [String] = []) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.timerd)
+        process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+        _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: daemonLog)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        daemon = process
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if ctl(["ping"]).status == 0 { return }
+            if !process.isRunning { throw SystemFailure("timerd exited: \(log())") }
+            usleep(20_000)
+        }
+        throw SystemFailure("timerd did not answer within 10 s: \(log())")
+    }
+
+    /// Sends SIGTERM and waits for the daemon to exit.
+    ///
+    /// - Returns: its exit status.
+    @discardableResult
+    func stopDaemon(signal: Int32 = SIGTERM) -> Int32 {
+        guard let daemon else { return -1 }
+        kill(daemon.processIdentifier, signal)
+        daemon.waitUntilExit()
+        self.daemon = nil
+        return daemon.terminationStatus
+    }
+
+    /// What timerd wrote to stderr so far.
+    func log() -> String {
+        (try? String(contentsOfFile: daemonLog, encoding: .utf8)) ?? ""
+    }
+
+    /// Runs timerctl against this harness's socket.
+    func ctl(_ arguments: [String], socket: Bool = true, environment: [String: String]? = nil) -> Run {
+        Self.run(Self.timerctl, (socket ? ["--socket", socketPath] : []) + arguments, environment: environment)
+    }
+
+    /// Runs timerctl and decodes its `--json` standard output.
+    func ctlJSON<T: Decodable>(_ arguments: [String], as type: T.Type) throws -> T {
+        let run = ctl(arguments + ["--json"])
+        guard run.status == 0 else { throw SystemFailure("timerctl \(arguments) failed: \(run)") }
+        return try JSONDecoder().decode(T.self, from: Data(run.stdout.utf8))
+    }
+
+    struct Run: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String {
+            "exit \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)"
+        }
+    }
+
+    /// Runs a program to completion, its output captured in files.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let outPath = NSTemporaryDirectory() + "/timerctl-out-\(UUID().uuidString)"
+        let errPath = outPath + ".err"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        process.standardOutput = FileHandle(forWritingAtPath: outPath)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return Run(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)")
+        }
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+}
+
+struct SystemFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A raw client on the daemon's socket, for protocol tests: writes bytes, reads reply lines.
+final class RawClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            close(fd)
+            throw SystemFailure("connect \(path): errno \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    /// The next line, or `nil` after `timeout` seconds or at end of stream.
+    func readLine(timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(left * 1_000) + 1) <= 0 { continue }
+            let count = read(fd, &chunk, chunk.count)
+            if count <= 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// Sends one request line and decodes the reply as a JSON object.
+    func request(_ line: String) throws -> [String: Any] {
+        send(line + "\n")
+        guard let reply = readLine() else { throw SystemFailure("no reply to \(line)") }
+        return try JSONObject.parse(reply)
+    }
+}
+
+enum JSONObject {
+    static func parse(_ text: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw SystemFailure("not a JSON object: \(text)")
+        }
+        return object
+    }
+}
