@@ -1,0 +1,42 @@
+import Testing
+
+@testable import TimerDaemon
+
+@Suite("timerd command line")
+struct DaemonOptionsTests {
+    @Test("flags and their values")
+    func flags() throws {
+        let options = try DaemonOptions.parse([
+            "--socket", "/tmp/t.sock", "--state-dir", "/tmp/state", "--exit-when-idle", "300", "--request-timeout",
+            "2.5",
+            "--max-connections", "8", "--max-timers-per-user", "100",
+        ])
+        #expect(options.socketPath == "/tmp/t.sock")
+        #expect(options.stateDirectory == "/tmp/state")
+        #expect(options.exitWhenIdleSeconds == 300)
+        #expect(options.requestTimeoutSeconds == 2.5)
+        #expect(options.maximumConnections == 8)
+        #expect(options.timersPerUser == 100)
+        #expect(try DaemonOptions.parse([]) == DaemonOptions())
+    }
+
+    @Test(
+        "bad arguments name what is wrong",
+        arguments: [
+            (["--frob"], "unknown argument \"--frob\""),
+            (["--socket"], "--socket needs a value"),
+            (["--exit-when-idle", "soon"], "--exit-when-idle must be a positive number of seconds, got \"soon\""),
+            (["--request-timeout", "-1"], "--request-timeout must be a positive number of seconds, got \"-1\""),
+            (["--max-connections", "0"], "--max-connections must be a whole number > 0, got \"0\""),
+        ])
+    func badArguments(_ arguments: [String], _ message: String) {
+        #expect(throws: DaemonOptions.UsageError(message: message)) { try DaemonOptions.parse(arguments) }
+    }
+
+    @Test("--help and --version exit 0 without starting")
+    func helpAndVersion() {
+        #expect(DaemonCommand.main(["--help"]) == 0)
+        #expect(DaemonCommand.main(["--version"]) == 0)
+        #expect(DaemonCommand.main(["--bogus"]) == 64)
+    }
+}
