@@ -20,6 +20,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     case timerNotFound(TimerReference)
     /// The operation is not allowed in the timer's state: resume a running timer, stop a finished one.
     case invalidTransition(timer: String, state: TimerState, operation: TimerOperation)
+    /// An absolute deadline is not in the next 366 days; carries it and the time now (ISO 8601).
+    case deadlineOutOfRange(String, now: String)
     /// The owner already has the maximum number of live timers.
     case quotaExceeded(limit: Int)
 
@@ -46,6 +48,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             }
         case .invalidTransition(let timer, let state, let operation):
             return "cannot \(operation.rawValue) \(timer): it \(state.phrase); \(operation.allowedStates)"
+        case .deadlineOutOfRange(let deadline, let now):
+            return "the end time must be after now and at most 366 days ahead, got \(deadline) (now \(now))"
         case .quotaExceeded(let limit):
             return "too many live timers: the limit is \(limit) per user; stop some first"
         }

@@ -189,6 +189,11 @@ struct StartParams: Encodable, Sendable {
     var name: String?
 }
 
+struct StartAtParams: Encodable, Sendable {
+    var at: String
+    var name: String?
+}
+
 struct TimerParams: Encodable, Sendable {
     var timer: String
 }

@@ -78,6 +78,10 @@ public enum ControlCommand {
         guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
         // Check everything local before connecting, so a typo never starts a daemon.
         var durations: [Double] = []
+        var deadline: AbsoluteTime?
+        if verb == .start, let at = options.at {
+            deadline = try AbsoluteTime.resolve(at, minuteInterval: options.minuteInterval)
+        }
         if verb == .start {
             do throws(CountdownError) {
                 durations = try options.arguments.map { text throws(CountdownError) in
@@ -100,9 +104,19 @@ public enum ControlCommand {
             explicitPath: options.socketPath, autostart: options.socketPath == nil && !options.noAutostart)
         switch verb {
         case .start:
-            let timer = try client.call(
-                .timerStart, StartParams(durations: durations, name: options.name), as: TimerInfo.self)
-            try emit(timer, verb: verb, options: options, output: &output)
+            if let deadline {
+                let params = StartAtParams(at: ISO8601.string(from: deadline.date), name: options.name)
+                let timer = try client.call(.timerStart, params, as: TimerInfo.self)
+                if options.json {
+                    output.out(try json(timer))
+                } else {
+                    output.out(deadline.confirmation(for: timer))
+                }
+            } else {
+                let params = StartParams(durations: durations, name: options.name)
+                let timer = try client.call(.timerStart, params, as: TimerInfo.self)
+                try emit(timer, verb: verb, options: options, output: &output)
+            }
         case .stop, .pause, .resume:
             let method: RPCMethod = verb == .stop ? .timerStop : verb == .pause ? .timerPause : .timerResume
             let timer = try client.call(method, TimerParams(timer: options.arguments[0]), as: TimerInfo.self)

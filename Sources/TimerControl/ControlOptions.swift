@@ -8,6 +8,10 @@ public struct ControlOptions: Sendable, Equatable {
     public var arguments: [String] = []
     /// `--name NAME` for `start`.
     public var name: String?
+    /// `--at TIME` for `start`: end at a wall-clock time instead of after a duration.
+    public var at: String?
+    /// `--minute-interval N` for `start --at` with a local time: floor the minute to a multiple of N.
+    public var minuteInterval: Int?
     /// `--all` for `status`: include ended timers.
     public var all = false
     /// `--socket PATH`: talk to this socket, never autostart.
@@ -78,6 +82,16 @@ public struct ControlOptions: Sendable, Equatable {
                 options.socketPath = try value(for: flag, inline: inline)
             case "--name" where options.verb == .start || options.verb == nil:
                 options.name = try value(for: flag, inline: inline)
+            case "--at" where options.verb == .start || options.verb == nil:
+                options.at = try value(for: flag, inline: inline)
+            case "--minute-interval" where options.verb == .start || options.verb == nil:
+                let text = try value(for: flag, inline: inline)
+                guard let interval = Int(text) else {
+                    throw .usage(
+                        "--minute-interval must be a whole number of minutes that divides 60 (1 to 30), got \"\(text)\"",
+                        verb: options.verb)
+                }
+                options.minuteInterval = interval
             case "--all" where options.verb == .status || options.verb == nil:
                 options.all = true
             default:
@@ -97,9 +111,18 @@ public struct ControlOptions: Sendable, Equatable {
         guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
         if options.name != nil && verb != .start { throw .usage("option '--name' is only for 'start'", verb: verb) }
         if options.all && verb != .status { throw .usage("option '--all' is only for 'status'", verb: verb) }
+        if options.at != nil && verb != .start { throw .usage("option '--at' is only for 'start'", verb: verb) }
+        if options.minuteInterval != nil && options.at == nil {
+            throw .usage("option '--minute-interval' goes with 'start --at TIME'", verb: verb)
+        }
         switch verb {
         case .start:
-            if options.arguments.isEmpty { throw .usage("'start' needs at least one DURATION", verb: verb) }
+            if options.arguments.isEmpty && options.at == nil {
+                throw .usage("'start' needs at least one DURATION, or --at TIME", verb: verb)
+            }
+            if !options.arguments.isEmpty && options.at != nil {
+                throw .usage("'start' takes DURATION... or --at TIME, not both", verb: verb)
+            }
         case .stop, .pause, .resume, .wait:
             if options.arguments.count != 1 {
                 throw .usage("'\(verb.rawValue)' takes exactly one ID or NAME", verb: verb)

@@ -17,6 +17,7 @@ enum HelpText {
 
         Commands:
           start DURATION... [--name NAME]   start a timer; several durations make a group
+          start --at TIME [--name NAME]     start a timer that ends at a wall-clock time
           stop ID|NAME                      stop (cancel) a timer
           pause ID|NAME                     pause a running timer
           resume ID|NAME                    resume a paused timer
@@ -38,9 +39,18 @@ enum HelpText {
         case .start:
             body = """
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
 
                 Start a timer. Several durations make a group that runs them one after another
                 (timerctl start 25m 5m 25m 5m --name pomodoro).
+                With --at, the timer ends at a wall-clock time and follows the wall clock if it is
+                set: 2026-12-01T09:00:00+01:00 or ...Z is that instant; 14:30 is the next 14:30
+                in the local time zone; 2026-12-01T09:00 is that local date and time.
+                --minute-interval N floors a local time's minute to a multiple of N (N divides 60,
+                1 to 30), as a date picker with that interval does.
+                A local time that a daylight-saving change skips moves forward by the length of
+                the gap (02:30 -> 03:30); one that occurs twice means the first occurrence.
+                timerctl prints the instant it chose.
 
                 DURATION: 90s, 25m, 1h30m, 1.5h, "1h 30min" (quoted: one argument), 01:30:00 (H:MM[:SS])
                 or ISO 8601 PT1H30M; > 0 and at most 366 days. A bare number is seconds.
@@ -98,7 +108,8 @@ enum HelpText {
 
     static func usageLine(_ verb: Verb?) -> String {
         switch verb {
-        case .start: return "timerctl start DURATION... [--name NAME]"
+        case .start:
+            return "timerctl start DURATION... [--name NAME]\n       timerctl start --at TIME [--minute-interval N] [--name NAME]"
         case .stop, .pause, .resume, .wait: return "timerctl \(verb?.rawValue ?? "") ID|NAME"
         case .status: return "timerctl status [ID|NAME] [--all]"
         case .ping: return "timerctl ping"

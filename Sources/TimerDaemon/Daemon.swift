@@ -16,6 +16,7 @@ public final class Daemon {
     private static let listenerToken: UInt64 = 0
     private static let timerToken: UInt64 = 1
     private static let signalToken: UInt64 = 2
+    private static let wallClockToken: UInt64 = 3
 
     private let options: DaemonOptions
     private let socketPath: String
@@ -25,6 +26,7 @@ public final class Daemon {
     private var service: TimerService
     private let epoll: Epoll
     private let bootTimer: BootTimer
+    private let wallClock: WallClockWatch
     private let signals: SignalPipe
     private var listenerFD: Int32 = -1
     private var connections: [UInt64: Connection] = [:]
@@ -59,6 +61,7 @@ public final class Daemon {
         signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGHUP])
         epoll = try Epoll()
         bootTimer = try BootTimer()
+        wallClock = try WallClockWatch()
         var engine = TimerEngine(clock: SystemClock())
         var missed: [TimerEnding] = []
         if let saved = store.load(warn: log) {
@@ -80,6 +83,7 @@ public final class Daemon {
         try epoll.add(listenerFD, interest: .readable, token: Self.listenerToken)
         try epoll.add(bootTimer.fd, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
+        try epoll.add(wallClock.fd, interest: .readable, token: Self.wallClockToken)
     }
 
     /// Runs until SIGTERM or SIGINT (or the idle time-out), then removes the socket and saves the state.
@@ -103,6 +107,7 @@ public final class Daemon {
                 case Self.listenerToken: acceptClients()
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
+                case Self.wallClockToken: wallClockStepped()
                 default: serve(token, ready)
                 }
             }
@@ -244,6 +249,17 @@ public final class Daemon {
         if !endings.isEmpty { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
+    }
+
+    /// The wall clock was set (or the machine resumed): timers with an absolute end move with it.
+    private func wallClockStepped() {
+        guard wallClock.acknowledge() else { return }
+        let moved = service.engine.wallClockChanged()
+        if moved > 0 {
+            stateIsDirty = true
+            log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
+        }
+        fireTimers()
     }
 
     private func handleSignals() {

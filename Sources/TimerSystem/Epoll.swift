@@ -113,3 +113,45 @@ public final class BootTimer {
         _ = Glibc.read(fd, &count, 8)
     }
 }
+
+/// Notices wall-clock steps: a `CLOCK_REALTIME` timerfd armed far in the future with
+/// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET` becomes readable, and its `read` fails with
+/// `ECANCELED`, whenever the wall clock is set discontinuously (settimeofday, an NTP step) and on
+/// resume from suspend (man timerfd_create(2); systemd watches the clock the same way).
+public final class WallClockWatch {
+    /// The timer descriptor (non-blocking, close-on-exec); readable after a step.
+    public let fd: Int32
+
+    /// Creates and arms the watch.
+    ///
+    /// - Throws: ``SystemError`` from `timerfd_create` or `timerfd_settime`.
+    public init() throws {
+        fd = try Syscall.retrying(
+            "timerfd_create(CLOCK_REALTIME)",
+            {
+                timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+            })
+        try arm()
+    }
+
+    deinit { Syscall.close(fd) }
+
+    /// Consumes the notification and re-arms.
+    ///
+    /// - Returns: whether the wall clock was stepped (`ECANCELED`), as opposed to a spurious wake-up.
+    public func acknowledge() -> Bool {
+        var count: UInt64 = 0
+        let result = Glibc.read(fd, &count, 8)
+        let stepped = result < 0 && errno == ECANCELED
+        try? arm()
+        return stepped
+    }
+
+    private func arm() throws {
+        var spec = itimerspec()
+        // Far in the future (year 2262 in seconds since 1970); it should never expire, only be cancelled.
+        spec.it_value = timespec(tv_sec: 9_200_000_000, tv_nsec: 0)
+        let flags = Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
+        try Syscall.retrying("timerfd_settime(CLOCK_REALTIME)", { timerfd_settime(fd, flags, &spec, nil) })
+    }
+}

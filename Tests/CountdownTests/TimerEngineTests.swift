@@ -75,7 +75,8 @@ struct TimerEngineTransitionTests {
                 == TimerInfo(
                     id: "1", name: "tea", state: .running, duration: 90, remaining: 90, elapsed: 0,
                     progress: progress(0, of: 90_000, fraction: 0),
-                    createdAt: "2026-11-29T15:17:33.000Z", startedAt: "2026-11-29T15:17:33.000Z"))
+                    createdAt: "2026-11-29T15:17:33.000Z", startedAt: "2026-11-29T15:17:33.000Z",
+                    endsAt: "2026-11-29T15:19:03.000Z"))
         #expect(engine.nextDeadline == BootInstant(nanoseconds: 91 * nanosecondsPerSecond))
         #expect(engine.liveCount == 1 && engine.runningCount == 1)
     }

@@ -177,7 +177,7 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{}}"#,
             message:
-                #"timer.start needs "durations": an array of durations (seconds as numbers, or strings such as "25m")"#
+                #"timer.start needs "durations" (an array of durations (seconds as numbers, or strings such as "25m")) or "at" (an ISO 8601 end time)"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[true]}}"#,
@@ -187,7 +187,7 @@ struct TimerServiceTests {
             message: #""name" of timer.start must be a string, got number"#),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
-            message: #"unknown parameter "color" for timer.start; allowed: durations, name"#),
+            message: #"unknown parameter "color" for timer.start; allowed: at, durations, name"#),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,
             message: CountdownError.invalidDuration("5x").description),
@@ -297,7 +297,7 @@ struct TimerServiceTests {
             #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["1.5s"],"name":"tea"}}"#)
         #expect(
             try text(outcome.reply)
-                == #"{"id":1,"jsonrpc":"2.0","result":{"createdAt":"2026-11-29T15:17:33.000Z","duration":1.5,"elapsed":0,"id":"1","name":"tea","progress":{"completedUnitCount":0,"fractionCompleted":0,"isCancelled":false,"isFinished":false,"isIndeterminate":false,"isPaused":false,"totalUnitCount":1500},"remaining":1.5,"startedAt":"2026-11-29T15:17:33.000Z","state":"running"}}"#
+                == #"{"id":1,"jsonrpc":"2.0","result":{"createdAt":"2026-11-29T15:17:33.000Z","duration":1.5,"elapsed":0,"endsAt":"2026-11-29T15:17:34.500Z","id":"1","name":"tea","progress":{"completedUnitCount":0,"fractionCompleted":0,"isCancelled":false,"isFinished":false,"isIndeterminate":false,"isPaused":false,"totalUnitCount":1500},"remaining":1.5,"startedAt":"2026-11-29T15:17:33.000Z","state":"running"}}"#
         )
         #expect(outcome.changedState && outcome.wakeups.isEmpty)
         #expect(outcome.event == #"started timer 1 ("tea"), 1.5s"#)

@@ -80,6 +80,7 @@ struct EndToEndTests {
             bad.stderr == """
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """)

@@ -89,8 +89,9 @@ struct ControlCommandTests {
         UsageCase(
             arguments: ["start"],
             stderr: """
-                Error: 'start' needs at least one DURATION
+                Error: 'start' needs at least one DURATION, or --at TIME
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -100,6 +101,7 @@ struct ControlCommandTests {
                 Error: invalid duration "5x": use a number with units (90s, 25m, 1h30m, 1.5h, "1h 30min"), \
                 H:MM[:SS] (01:30:00) or ISO 8601 (PT1H30M)
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -108,6 +110,7 @@ struct ControlCommandTests {
             stderr: """
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -116,6 +119,7 @@ struct ControlCommandTests {
             stderr: """
                 Error: duration must be > 0 and ≤ 366 days, got "367d"
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -125,6 +129,7 @@ struct ControlCommandTests {
                 Error: invalid timer name "tea time": use 1 to 64 characters of A-Z a-z 0-9 . _ - with at least \
                 one that is not a digit (all digits is an id)
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -133,6 +138,7 @@ struct ControlCommandTests {
             stderr: """
                 Error: option '--name' needs a value
                 Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),

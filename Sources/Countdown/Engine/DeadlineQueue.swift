@@ -28,6 +28,9 @@ public struct DeadlineQueue: Sendable {
         heap.first.map { ($0.deadline, $0.id) }
     }
 
+    /// The queued ids, in heap order (not sorted).
+    public var ids: [UInt64] { heap.map(\.id) }
+
     /// Whether `id` is queued.
     public func contains(_ id: UInt64) -> Bool { positions[id] != nil }
 

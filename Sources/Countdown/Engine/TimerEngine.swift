@@ -82,6 +82,63 @@ public struct TimerEngine: Sendable {
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
     ) throws(CountdownError) -> TimerInfo {
+        try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota)
+    }
+
+    /// Starts a timer that ends at a wall-clock instant (`timerctl start --at`).
+    ///
+    /// Its countdown runs on the boot-time clock like any other, from now to `deadline`, but when the
+    /// wall clock steps (``wallClockChanged()``) the deadline is recomputed so that the timer still
+    /// ends at `deadline`: a step forward past it finishes it at once, a step backward postpones it
+    /// and never fires it early.
+    ///
+    /// - Parameters:
+    ///   - deadline: the wall-clock instant; more than 0 and at most 366 days from now.
+    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - owner: the uid the timer belongs to.
+    ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
+    /// - Returns: the new timer, running.
+    /// - Throws: ``CountdownError/deadlineOutOfRange(_:now:)`` when `deadline` is not in the next 366 days,
+    ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
+    public mutating func start(
+        at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
+    ) throws(CountdownError) -> TimerInfo {
+        let wall = clock.wallNow()
+        let seconds = deadline.timeIntervalSince(wall)
+        guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
+            throw .deadlineOutOfRange(ISO8601.string(from: deadline), now: ISO8601.string(from: wall))
+        }
+        return try start(durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota)
+    }
+
+    /// Recomputes the boot-time deadline of every running timer started with an absolute deadline,
+    /// after the wall clock stepped (the daemon learns it from a `CLOCK_REALTIME` timerfd armed with
+    /// `TFD_TIMER_CANCEL_ON_SET`, man timerfd_create(2)). Countdowns are not affected: they run on the
+    /// boot-time clock, which never steps.
+    ///
+    /// - Returns: how many timers were rescheduled.
+    /// - Complexity: O(n) over the running timers.
+    @discardableResult
+    public mutating func wallClockChanged() -> Int {
+        let now = clock.now()
+        let wall = clock.wallNow()
+        var count = 0
+        for id in queue.ids {
+            guard var record = timers[id], let wallDeadline = record.wallDeadline else { continue }
+            let remaining = wallDeadline.timeIntervalSince(wall)
+            record.rebase(
+                now: now, elapsed: record.elapsedNanoseconds(at: now),
+                remaining: Int64((min(max(remaining, 0), 4e9) * 1e9).rounded()))
+            timers[id] = record
+            if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+            count += 1
+        }
+        return count
+    }
+
+    private mutating func start(
+        durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?
+    ) throws(CountdownError) -> TimerInfo {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
         }
@@ -103,11 +160,11 @@ public struct TimerEngine: Sendable {
             id: id, name: name, durations: durations,
             segmentNanoseconds: durations.map { max(1, Int64(($0 * 1e9).rounded())) }, state: .running,
             accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
-            endedAt: nil, missed: false, owner: owner)
+            endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline)
         timers[id] = record
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let deadline = record.deadline { queue.schedule(id, at: deadline) }
-        return record.info(at: now)
+        return record.info(at: now, wallNow: clock.wallNow())
     }
 
     /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
@@ -148,9 +205,10 @@ public struct TimerEngine: Sendable {
         record.state = .paused
         record.runStart = nil
         record.runStartWall = nil
+        record.wallDeadline = nil
         timers[id] = record
         queue.remove(id)
-        return record.info(at: now)
+        return record.info(at: now, wallNow: clock.wallNow())
     }
 
     /// Resumes a paused timer from where it was paused.
@@ -174,7 +232,7 @@ public struct TimerEngine: Sendable {
         record.runStartWall = clock.wallNow()
         timers[id] = record
         if let deadline = record.deadline { queue.schedule(id, at: deadline) }
-        return record.info(at: now)
+        return record.info(at: now, wallNow: clock.wallNow())
     }
 
     /// One timer now: live, or ended and still in the history.
@@ -187,7 +245,7 @@ public struct TimerEngine: Sendable {
     public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError) -> TimerInfo {
         let id = try resolve(reference, requester: requester)
         guard let record = timers[id] else { throw .timerNotFound(reference) }
-        return record.info(at: clock.now())
+        return record.info(at: clock.now(), wallNow: clock.wallNow())
     }
 
     /// Every timer the requester may see, by ascending id.
@@ -199,10 +257,11 @@ public struct TimerEngine: Sendable {
     /// - Complexity: O(n log n).
     public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerInfo] {
         let now = clock.now()
+        let wall = clock.wallNow()
         return timers.values
             .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
             .sorted { $0.id < $1.id }
-            .map { $0.info(at: now) }
+            .map { $0.info(at: now, wallNow: wall) }
     }
 
     /// Waits for a timer to end: answers at once if it already has, else registers `waiter`.
@@ -218,7 +277,7 @@ public struct TimerEngine: Sendable {
     ) throws(CountdownError) -> TimerInfo? {
         let id = try resolve(reference, requester: requester)
         guard let record = timers[id] else { throw .timerNotFound(reference) }
-        if !record.state.isLive { return record.info(at: clock.now()) }
+        if !record.state.isLive { return record.info(at: clock.now(), wallNow: clock.wallNow()) }
         waiters[id, default: []].append(waiter)
         waiterTimers[waiter] = id
         return nil
@@ -295,7 +354,13 @@ public struct TimerEngine: Sendable {
         let wall = clock.wallNow()
         var missed: [TimerEnding] = []
         for var record in snapshot.timers {
-            if record.state == .running, !sameBoot {
+            if record.state == .running, let wallDeadline = record.wallDeadline {
+                // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it).
+                let elapsed = min(max(wall.timeIntervalSince(record.startedAt), 0), 4e9)
+                let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
+                record.rebase(
+                    now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
+            } else if record.state == .running, !sameBoot {
                 let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
                 record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
             }
@@ -307,9 +372,9 @@ public struct TimerEngine: Sendable {
             }
             if let deadline = record.deadline {
                 if deadline <= now {
-                    var ending = end(
-                        record.id, as: .finished, at: now,
-                        wall: wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9))
+                    let endedAt =
+                        record.wallDeadline ?? wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9)
+                    var ending = end(record.id, as: .finished, at: now, wall: endedAt)
                     timers[record.id]?.missed = true
                     ending.timer.missed = true
                     missed.append(ending)
@@ -374,7 +439,7 @@ public struct TimerEngine: Sendable {
         let told = waiters.removeValue(forKey: id) ?? []
         for waiter in told { waiterTimers[waiter] = nil }
         endedOrder.append(id)
-        let info = record.info(at: now)
+        let info = record.info(at: now, wallNow: wall)
         trimHistory()
         return TimerEnding(timer: info, waiters: told)
     }

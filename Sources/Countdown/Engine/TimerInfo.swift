@@ -3,7 +3,8 @@
 /// Times are in seconds (fractional). A group has ``children`` in the same shape, one per
 /// duration, run one after another; its own figures are the aggregate. The JSON keys are the
 /// property names; `name` is always present (`null` when unnamed); `children` and
-/// `currentChild` appear only for groups, `endedAt` only once the timer ended, `missed` only when true.
+/// `currentChild` appear only for groups, `endsAt` only while running, `endedAt` only once the timer ended,
+/// `missed` only when true.
 public struct TimerInfo: Sendable, Codable, Hashable {
     /// The id: decimal digits for a timer (`"3"`), `"3.1"` … for a group's children (1-based).
     public var id: String
@@ -25,6 +26,8 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var startedAt: String?
     /// When it finished or was stopped (ISO 8601), on the wall clock.
     public var endedAt: String?
+    /// While running: when it will end (ISO 8601), on the wall clock; for `--at` timers the instant asked for.
+    public var endsAt: String?
     /// `true` when the timer ended while no daemon was running, and was reported at the next start.
     public var missed: Bool?
     /// For a group: the index (0-based) of the child that runs or is paused now.
@@ -36,7 +39,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public init(
         id: String, name: String?, state: TimerState, duration: Double, remaining: Double, elapsed: Double,
         progress: ProgressSnapshot, createdAt: String? = nil, startedAt: String? = nil, endedAt: String? = nil,
-        missed: Bool? = nil, currentChild: Int? = nil, children: [TimerInfo]? = nil
+        endsAt: String? = nil, missed: Bool? = nil, currentChild: Int? = nil, children: [TimerInfo]? = nil
     ) {
         self.id = id
         self.name = name
@@ -48,13 +51,14 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         self.createdAt = createdAt
         self.startedAt = startedAt
         self.endedAt = endedAt
+        self.endsAt = endsAt
         self.missed = missed
         self.currentChild = currentChild
         self.children = children
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, missed
+        case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
         case currentChild, children
     }
 
@@ -71,6 +75,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(startedAt, forKey: .startedAt)
         try container.encodeIfPresent(endedAt, forKey: .endedAt)
+        try container.encodeIfPresent(endsAt, forKey: .endsAt)
         try container.encodeIfPresent(missed, forKey: .missed)
         try container.encodeIfPresent(currentChild, forKey: .currentChild)
         try container.encodeIfPresent(children, forKey: .children)

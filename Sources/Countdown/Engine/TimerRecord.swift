@@ -37,6 +37,22 @@ public struct TimerRecord: Sendable, Codable, Hashable {
     public var missed: Bool
     /// The uid that owns the timer (0 for root; the engine itself does not check it).
     public var owner: UInt32
+    /// For a timer started with an absolute deadline (`timerctl start --at`): the wall-clock instant
+    /// it ends at. Its boot-time deadline is recomputed whenever the wall clock steps, so it fires at
+    /// that instant. `nil` for countdowns, and cleared by `pause` (a paused timer counts its remaining time).
+    public var wallDeadline: Date?
+
+    /// Re-times a running timer with an absolute end: `elapsed` nanoseconds counted so far and
+    /// `remaining` left from `now`. The duration becomes `elapsed + remaining`, so that after a wall-clock
+    /// step backward the timer shows the real time left instead of firing early.
+    mutating func rebase(now: BootInstant, elapsed: Int64, remaining: Int64) {
+        let elapsed = max(0, elapsed)
+        let total = max(1, elapsed.addingReportingOverflow(max(0, remaining)).partialValue)
+        segmentNanoseconds = [total]
+        durations = [Double(total) / 1e9]
+        accumulatedNanoseconds = min(elapsed, total)
+        runStart = now
+    }
 
     /// The whole duration in nanoseconds.
     public var totalNanoseconds: Int64 {
@@ -60,13 +76,19 @@ public struct TimerRecord: Sendable, Codable, Hashable {
 }
 
 extension TimerRecord {
+    /// The wall-clock instant a running timer ends: its absolute deadline, or `wallNow` plus what is left.
+    func endsAt(now: BootInstant, wallNow: Date) -> Date? {
+        guard state == .running, let deadline else { return nil }
+        return wallDeadline ?? wallNow.addingTimeInterval(Double(deadline.nanoseconds(since: now)) / 1e9)
+    }
+
     /// Milliseconds of a duration in nanoseconds, rounded up so that any positive duration has ≥ 1 unit.
     static func unitCount(ofNanoseconds nanoseconds: Int64) -> Int64 {
         nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
     }
 
     /// The snapshot at `now`: derived remaining, elapsed and progress; children for a group.
-    func info(at now: BootInstant) -> TimerInfo {
+    func info(at now: BootInstant, wallNow: Date) -> TimerInfo {
         let elapsed = elapsedNanoseconds(at: now)
         let total = totalNanoseconds
         let isGroup = segmentNanoseconds.count > 1
@@ -123,7 +145,9 @@ extension TimerRecord {
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: tree.snapshot,
             createdAt: ISO8601.string(from: createdAt), startedAt: ISO8601.string(from: startedAt),
-            endedAt: endedAt.map(ISO8601.string(from:)), missed: missed ? true : nil,
+            endedAt: endedAt.map(ISO8601.string(from:)),
+            endsAt: state == .running ? endsAt(now: now, wallNow: wallNow).map(ISO8601.string(from:)) : nil,
+            missed: missed ? true : nil,
             currentChild: isGroup ? currentChild : nil, children: isGroup ? children : nil)
     }
 }

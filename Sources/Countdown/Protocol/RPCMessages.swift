@@ -100,7 +100,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         case .invalidTransition: code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
-        case .invalidDuration, .durationOutOfRange, .groupSizeOutOfRange, .groupTooLong, .invalidName:
+        case .invalidDuration, .durationOutOfRange, .groupSizeOutOfRange, .groupTooLong, .invalidName,
+            .deadlineOutOfRange:
             code = .invalidParams
         }
         self.init(code, error.description)
@@ -112,7 +113,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
 
 /// The methods of protocol version 1, with their parameters and results (see docs/protocol.md).
 public enum RPCMethod: String, Sendable, Codable, CaseIterable {
-    /// `{"durations": [seconds or "25m", …], "name"?: "tea"}` → the new timer.
+    /// `{"durations": [seconds or "25m", …], "name"?: "tea"}` or `{"at": "2026-12-01T09:00:00+01:00", "name"?: …}`
+    /// → the new timer.
     case timerStart = "timer.start"
     /// `{"timer": "tea" | 3}` → the stopped timer.
     case timerStop = "timer.stop"

@@ -240,16 +240,21 @@ public struct TimerService: Sendable {
         let encoder = Self.encoder
         switch method {
         case .timerStart:
-            try Self.allowOnly(["durations", "name"], in: params, method: method)
-            let durations = try Self.durations(params["durations"])
+            try Self.allowOnly(["at", "durations", "name"], in: params, method: method)
             let name: String?
             switch params["name"] {
             case .none, .some(.null): name = nil
             case .some(.string(let value)): name = value
             case .some(let other): throw Self.typeError("name", "a string", other, method)
             }
-            let info = try engine.start(
-                durations: durations, name: name, owner: context.uid, quota: context.seesAll ? nil : quota)
+            let quota = context.seesAll ? nil : quota
+            if let deadline = try Self.absoluteDeadline(params) {
+                let info = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
+                let event = "started timer \(info.label), ends at \(ISO8601.string(from: deadline))"
+                return .result(try encoder.encode(info), changed: true, event: event)
+            }
+            let durations = try Self.durations(params["durations"])
+            let info = try engine.start(durations: durations, name: name, owner: context.uid, quota: quota)
             let event =
                 "started timer \(info.label), "
                 + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
@@ -333,11 +338,33 @@ public struct TimerService: Sendable {
         }
     }
 
+    /// `at`: an ISO 8601 date-time with `Z` or an offset; exclusive with `durations`.
+    private static func absoluteDeadline(_ params: [String: JSONValue]) throws -> Date? {
+        switch params["at"] {
+        case .none, .some(.null):
+            return nil
+        case .some(.string(let text)):
+            guard params["durations"] == nil else {
+                throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
+            }
+            guard let date = ISO8601.date(from: text) else {
+                throw RPCError(
+                    .invalidParams,
+                    "\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", got \"\(text)\""
+                )
+            }
+            return date
+        case .some(let other):
+            throw typeError("at", "an ISO 8601 date-time string", other, .timerStart)
+        }
+    }
+
     private static func durations(_ value: JSONValue?) throws -> [Double] {
         let expected = "an array of durations (seconds as numbers, or strings such as \"25m\")"
         guard case .array(let items) = value else {
             throw value == nil
-                ? RPCError(.invalidParams, "timer.start needs \"durations\": \(expected)")
+                ? RPCError(
+                    .invalidParams, "timer.start needs \"durations\" (\(expected)) or \"at\" (an ISO 8601 end time)")
                 : typeError("durations", expected, value ?? .null, .timerStart)
         }
         return try items.map { item in
