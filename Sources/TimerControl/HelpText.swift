@@ -109,7 +109,8 @@ enum HelpText {
     static func usageLine(_ verb: Verb?) -> String {
         switch verb {
         case .start:
-            return "timerctl start DURATION... [--name NAME]\n       timerctl start --at TIME [--minute-interval N] [--name NAME]"
+            return "timerctl start DURATION... [--name NAME]\n"
+                + "       timerctl start --at TIME [--minute-interval N] [--name NAME]"
         case .stop, .pause, .resume, .wait: return "timerctl \(verb?.rawValue ?? "") ID|NAME"
         case .status: return "timerctl status [ID|NAME] [--all]"
         case .ping: return "timerctl ping"
