@@ -77,7 +77,7 @@ public final class Daemon {
             )
         }
         if !missed.isEmpty { try store.save(service.engine.snapshot, bootID: bootID) }
-        let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: 0o600, backlog: 1_024)
+        let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: mode_t(options.socketMode), backlog: 1_024)
         listenerFD = fd
         if removedStale { log("removed a stale socket left at \(socketPath)") }
         try epoll.add(listenerFD, interest: .readable, token: Self.listenerToken)

@@ -15,6 +15,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var maximumConnections: Int = 1_024
     /// The most live timers per uid (default 10,000).
     public var timersPerUser: Int = 10_000
+    /// The permission bits of a socket timerd binds itself (default 0600: only its owner may connect;
+    /// 0666 or 0660 lets other users in, who then see only their own timers).
+    public var socketMode: UInt32 = 0o600
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -43,6 +46,8 @@ public struct DaemonOptions: Sendable, Equatable {
                                     (default 10)
           --max-connections N       most concurrent clients (default 1024)
           --max-timers-per-user N   most live timers per user (default 10000)
+          --socket-mode MODE        octal permissions of the socket (default 0600; 0666 lets
+                                    every user connect, each seeing only their own timers)
           -h, --help                show this help
           --version                 show the version
 
@@ -90,6 +95,13 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--request-timeout": options.requestTimeoutSeconds = try positive(argument)
             case "--max-connections": options.maximumConnections = try count(argument)
             case "--max-timers-per-user": options.timersPerUser = try count(argument)
+            case "--socket-mode":
+                let text = try value(argument)
+                guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+                    throw UsageError(
+                        message: "--socket-mode must be octal permissions such as 0600 or 0660, got \"\(text)\"")
+                }
+                options.socketMode = mode
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown argument \"\(argument)\"")
