@@ -143,6 +143,24 @@ struct EndToEndTests {
         #expect(status.map(\.name) == ["auto"])
     }
 
+    @Test("an autostarted daemon exits by itself when idle; its state stays on disk")
+    func idleExit() throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--exit-when-idle", "1"])
+        #expect(harness.ctl(["start", "0.2s", "--name", "brief"]).status == 0)
+        let daemon = try #require(harness.daemon)
+        let deadline = Date().addingTimeInterval(15)
+        while daemon.isRunning && Date() < deadline { usleep(50_000) }
+        #expect(!daemon.isRunning)
+        #expect(daemon.terminationStatus == 0)
+        #expect(harness.log().contains("idle for 1 s with no live timers and no clients: exiting"))
+        try harness.startDaemon()
+        let history = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self)
+        #expect(history.map(\.name) == ["brief"])
+        #expect(history.first?.state == .finished)
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("state survives a restart; downtime counts")
     func restart() throws {
         let harness = try Harness()
