@@ -15,6 +15,12 @@ public struct DaemonOptions: Sendable, Equatable {
     public var maximumConnections: Int = 1_024
     /// The most live timers per uid (default 10,000).
     public var timersPerUser: Int = 10_000
+    /// How many ended timers stay visible to `timerctl status --all` (default 1,000; ≥ 0).
+    public var historyLimit: Int = 1_000
+    /// Seconds an ended timer stays visible after it ended (default 7 days, 604,800 s).
+    public var historyMaximumAge: Double = 604_800
+    /// Compact the journal into a snapshot after this many records (default 10,000); hidden, for tests.
+    public var journalMaximumRecords: Int = 10_000
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -43,6 +49,10 @@ public struct DaemonOptions: Sendable, Equatable {
                                     (default 10)
           --max-connections N       most concurrent clients (default 1024)
           --max-timers-per-user N   most live timers per user (default 10000)
+          --history-limit N         keep the last N ended timers for status --all (default 1000)
+          --history-max-age DURATION
+                                    keep ended timers this long (default 7d); the smaller of
+                                    the two limits wins
           -h, --help                show this help
           --version                 show the version
 
@@ -90,6 +100,20 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--request-timeout": options.requestTimeoutSeconds = try positive(argument)
             case "--max-connections": options.maximumConnections = try count(argument)
             case "--max-timers-per-user": options.timersPerUser = try count(argument)
+            case "--history-limit":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else {
+                    throw UsageError(message: "\(argument) must be a whole number ≥ 0, got \"\(text)\"")
+                }
+                options.historyLimit = number
+            case "--history-max-age":
+                let text = try value(argument)
+                do {
+                    options.historyMaximumAge = try DurationParser.seconds(from: text)
+                } catch {
+                    throw UsageError(message: "\(argument): \(error)")
+                }
+            case "--journal-max-records": options.journalMaximumRecords = try count(argument)
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown argument \"\(argument)\"")
