@@ -20,7 +20,7 @@ public final class Daemon {
 
     private let options: DaemonOptions
     private let socketPath: String
-    private let store: StateStore
+    private let store: DurableStore
     private let bootID: String?
     private let log: (String) -> Void
     private var service: TimerService
@@ -50,8 +50,9 @@ public final class Daemon {
         self.log = log
         let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
         try RuntimePaths.ensurePrivateDirectory(stateDirectory)
-        store = StateStore(directory: stateDirectory)
-        bootID = StateStore.currentBootID()
+        bootID = BootID.current()
+        store = DurableStore(
+            directory: stateDirectory, bootID: bootID, journalMaximumRecords: options.journalMaximumRecords)
         if let path = options.socketPath {
             socketPath = path
         } else {
@@ -62,21 +63,21 @@ public final class Daemon {
         epoll = try Epoll()
         bootTimer = try BootTimer()
         wallClock = try WallClockWatch()
-        var engine = TimerEngine(clock: SystemClock())
-        var missed: [TimerEnding] = []
-        if let saved = store.load(warn: log) {
-            missed = engine.restore(saved.engine, sameBoot: saved.bootID != nil && saved.bootID == bootID)
-        }
+        var engine = TimerEngine(
+            clock: SystemClock(), historyLimit: options.historyLimit, historyMaximumAge: options.historyMaximumAge)
+        let saved = try store.load(log: log)
+        let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
+        _ = engine.takeChanges()
+        try store.compact(engine.snapshot)  // a fresh snapshot and an empty journal for this run
         service = TimerService(engine: engine, quota: options.timersPerUser, pid: getpid())
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
-        log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(store.path)")
+        log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
         for ending in missed {
             log(
                 "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))"
             )
         }
-        if !missed.isEmpty { try store.save(service.engine.snapshot, bootID: bootID) }
         let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: mode_t(options.socketMode), backlog: 1_024)
         listenerFD = fd
         if removedStale { log("removed a stale socket left at \(socketPath)") }
@@ -119,9 +120,9 @@ public final class Daemon {
         unlink(socketPath)
         Syscall.close(listenerFD)
         do {
-            try store.save(service.engine.snapshot, bootID: bootID)
+            try store.compact(service.engine.snapshot)
         } catch {
-            log("error: could not save state to \(store.path): \(error)")
+            log("error: could not save state to \(store.snapshotPath): \(error)")
             status = 1
         }
         log("stopped")
@@ -291,20 +292,32 @@ public final class Daemon {
         pendingFlush.insert(connection.token)
     }
 
-    /// Saves the state if anything changed (one fsync for every request of this turn), then sends replies.
+    /// Journals this turn's changes (one fsync for every request of the turn), then sends replies;
+    /// compacts the journal afterwards if it has grown past its limit. When the journal cannot be
+    /// written, this turn's replies are not sent (their connections are closed): nothing is
+    /// acknowledged that is not durable, and the next turn writes a whole snapshot instead.
     private func commit() {
         if stateIsDirty {
             do {
-                try store.save(service.engine.snapshot, bootID: bootID)
+                try store.commit(service.engine.takeChanges(), snapshot: { service.engine.snapshot })
                 stateIsDirty = false
             } catch {
-                log("error: could not save state to \(store.path): \(error); retrying on the next change")
+                log("error: could not write \(store.journalPath): \(error); dropping this turn's replies")
+                for token in pendingFlush {
+                    if let connection = connections[token] { close(connection) }
+                }
+                pendingFlush.removeAll()
             }
         }
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {
             if let connection = connections[token] { flush(connection) }
+        }
+        do {
+            try store.compactIfDue(snapshot: { service.engine.snapshot })
+        } catch {
+            log("error: could not compact \(store.journalPath): \(error); retrying after the next change")
         }
     }
 

@@ -36,9 +36,12 @@ public enum DaemonCommand {
         return daemon.run()
     }
 
-    /// Writes one line to stderr, prefixed with `timerd: ` unless it already is.
+    /// Writes one line to stderr, prefixed with `timerd: ` unless it already is, or is an
+    /// `Error:` or `WARNING:` line (which must start the line to be found).
     static func printError(_ line: String) {
-        let text = (line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") ? line : "timerd: " + line) + "\n"
+        let text =
+            (line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") || line.hasPrefix("WARNING: ")
+                ? line : "timerd: " + line) + "\n"
         StandardStream.error(text)
     }
 }

@@ -18,6 +18,12 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The permission bits of a socket timerd binds itself (default 0600: only its owner may connect;
     /// 0666 or 0660 lets other users in, who then see only their own timers).
     public var socketMode: UInt32 = 0o600
+    /// How many ended timers stay visible to `timerctl status --all` (default 1,000; ≥ 0).
+    public var historyLimit: Int = 1_000
+    /// Seconds an ended timer stays visible after it ended (default 7 days, 604,800 s).
+    public var historyMaximumAge: Double = 604_800
+    /// Compact the journal into a snapshot after this many records (default 10,000); hidden, for tests.
+    public var journalMaximumRecords: Int = 10_000
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -48,6 +54,10 @@ public struct DaemonOptions: Sendable, Equatable {
           --max-timers-per-user N   most live timers per user (default 10000)
           --socket-mode MODE        octal permissions of the socket (default 0600; 0666 lets
                                     every user connect, each seeing only their own timers)
+          --history-limit N         keep the last N ended timers for status --all (default 1000)
+          --history-max-age DURATION
+                                    keep ended timers this long (default 7d); the smaller of
+                                    the two limits wins
           -h, --help                show this help
           --version                 show the version
 
@@ -102,6 +112,20 @@ public struct DaemonOptions: Sendable, Equatable {
                         message: "--socket-mode must be octal permissions such as 0600 or 0660, got \"\(text)\"")
                 }
                 options.socketMode = mode
+            case "--history-limit":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else {
+                    throw UsageError(message: "\(argument) must be a whole number ≥ 0, got \"\(text)\"")
+                }
+                options.historyLimit = number
+            case "--history-max-age":
+                let text = try value(argument)
+                do {
+                    options.historyMaximumAge = try DurationParser.seconds(from: text)
+                } catch {
+                    throw UsageError(message: "\(argument): \(error)")
+                }
+            case "--journal-max-records": options.journalMaximumRecords = try count(argument)
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown argument \"\(argument)\"")

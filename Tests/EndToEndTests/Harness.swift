@@ -46,10 +46,15 @@ final class Harness: @unchecked Sendable {
     }
 
     /// Starts timerd on this harness's socket and waits until it answers (10 s at most).
-    func startDaemon(extraArguments: [String] = []) throws {
+    ///
+    /// - Parameter environment: variables added to the test's own environment (`TIMERD_BOOT_ID`).
+    func startDaemon(extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.timerd)
         process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: daemonLog)
         process.standardOutput = FileHandle.nullDevice

@@ -21,6 +21,16 @@ public struct EngineSnapshot: Sendable, Codable, Hashable {
     public var nextID: UInt64
     /// Every timer the engine holds, live ones and the ended history, by ascending id.
     public var timers: [TimerRecord]
+
+    /// Creates a snapshot, as a store that keeps the state outside the engine rebuilds it.
+    ///
+    /// - Parameters:
+    ///   - nextID: the next id to hand out.
+    ///   - timers: every timer, by ascending id.
+    public init(nextID: UInt64, timers: [TimerRecord]) {
+        self.nextID = nextID
+        self.timers = timers
+    }
 }
 
 /// The countdown engine: timers and groups that count down on the boot-time clock.
@@ -46,23 +56,31 @@ public struct TimerEngine: Sendable {
     public let clock: any CountdownClock
     /// How many ended timers are kept for `status --all` (oldest dropped first); ≥ 0.
     public var historyLimit: Int
+    /// How long ended timers are kept, in seconds after their wall-clock `endedAt`, or `nil` for no
+    /// age limit. Older ones are dropped when a timer ends, on ``restore(_:sameBoot:)`` and on every
+    /// ``fireDueTimers()`` (which the service runs before each request), so no extra wake-up is needed.
+    /// Together with ``historyLimit``: whichever keeps fewer wins.
+    public var historyMaximumAge: Double?
 
-    private var timers: [UInt64: TimerRecord] = [:]
+    var timers: TimerTable = [:]
     private var liveNames: [NameKey: UInt64] = [:]
     private var endedOrder: [UInt64] = []
     private var queue = DeadlineQueue()
     private var waiters: [UInt64: [WaiterID]] = [:]
     private var waiterTimers: [WaiterID: UInt64] = [:]
-    private var nextID: UInt64 = 1
+    private(set) var nextID: UInt64 = 1
 
     /// Creates an empty engine.
     ///
     /// - Parameters:
     ///   - clock: the clocks to count on (``SystemClock`` in production, ``ManualClock`` in tests).
     ///   - historyLimit: how many ended timers to keep visible (default 1,000).
-    public init(clock: any CountdownClock, historyLimit: Int = 1_000) {
+    ///   - historyMaximumAge: how many seconds after ending a timer stays visible (default 7 days,
+    ///     604,800 s), or `nil` for no age limit; negative counts as 0.
+    public init(clock: any CountdownClock, historyLimit: Int = 1_000, historyMaximumAge: Double? = 604_800) {
         self.clock = clock
         self.historyLimit = max(0, historyLimit)
+        self.historyMaximumAge = historyMaximumAge.map { max(0, $0) }
     }
 
     // MARK: - Operations
@@ -313,6 +331,7 @@ public struct TimerEngine: Sendable {
     /// - Returns: the finished timers and their waiters.
     /// - Complexity: O(k log n) for k due timers.
     public mutating func fireDueTimers() -> [TimerEnding] {
+        trimHistoryByAge()
         let now = clock.now()
         let due = queue.popDue(at: now)
         guard !due.isEmpty else { return [] }
@@ -445,10 +464,23 @@ public struct TimerEngine: Sendable {
     }
 
     private mutating func trimHistory() {
+        trimHistoryByAge()
         guard endedOrder.count > historyLimit else { return }
         let excess = endedOrder.count - historyLimit
         for id in endedOrder.prefix(excess) { timers[id] = nil }
         endedOrder.removeFirst(excess)
+    }
+
+    /// Drops ended timers whose `endedAt` is more than ``historyMaximumAge`` before the wall clock,
+    /// from the oldest end of the history; O(1) when none is due.
+    private mutating func trimHistoryByAge() {
+        guard let maximumAge = historyMaximumAge else { return }
+        let cutoff = clock.wallNow().addingTimeInterval(-maximumAge)
+        var count = 0
+        while count < endedOrder.count, (timers[endedOrder[count]]?.endedAt ?? .distantPast) < cutoff { count += 1 }
+        guard count > 0 else { return }
+        for id in endedOrder.prefix(count) { timers[id] = nil }
+        endedOrder.removeFirst(count)
     }
 
     private func missingInfo(_ id: UInt64) -> TimerInfo {

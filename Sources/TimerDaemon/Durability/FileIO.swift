@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import TimerSystem
+
+/// The file system calls of the durable store, each behind a wrapper that throws ``SystemError``
+/// with the call's name and path, and retries `EINTR`.
+enum FileIO {
+    /// Whether something exists at `path` (man lstat(2)).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The whole content of the file at `path`.
+    ///
+    /// - Throws: ``SystemError`` from `open` or `read`.
+    static func readAll(_ path: String) throws -> [UInt8] {
+        let fd = try Syscall.retrying("open \(path)", { open(path, O_RDONLY | O_CLOEXEC) })
+        defer { Syscall.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                try Syscall.retrying("read \(path)", { Glibc.read(fd, raw.baseAddress, raw.count) })
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// Writes all of `bytes` at the descriptor's offset (a short write is continued; man write(2)).
+    ///
+    /// - Throws: ``SystemError`` from `write` (`ENOSPC`, `EIO` …).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = try bytes[offset...].withUnsafeBytes { raw in
+                try Syscall.retrying("write \(path)", { Glibc.write(fd, raw.baseAddress, raw.count) })
+            }
+            offset += count
+        }
+    }
+
+    /// Flushes the file's data and metadata to the device (man fsync(2)).
+    ///
+    /// - Throws: ``SystemError`` from `fsync`.
+    static func sync(_ fd: Int32, path: String) throws {
+        try Syscall.retrying("fsync \(path)", { fsync(fd) })
+    }
+
+    /// Makes the directory's entries (a rename, a new file) durable: `fsync` on the directory itself,
+    /// as man fsync(2) requires after creating or renaming a file.
+    ///
+    /// - Throws: ``SystemError`` from `open` or `fsync`.
+    static func syncDirectory(_ directory: String) throws {
+        let fd = try Syscall.retrying("open \(directory)", { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
+        defer { Syscall.close(fd) }
+        try sync(fd, path: directory)
+    }
+
+    /// Cuts the file at `path` to `length` bytes and makes that durable (man truncate(2)).
+    ///
+    /// - Throws: ``SystemError`` from `open`, `ftruncate` or `fsync`.
+    static func truncate(_ path: String, to length: Int) throws {
+        let fd = try Syscall.retrying("open \(path)", { open(path, O_WRONLY | O_CLOEXEC) })
+        defer { Syscall.close(fd) }
+        try Syscall.retrying("ftruncate \(path)", { ftruncate(fd, off_t(length)) })
+        try sync(fd, path: path)
+    }
+
+    /// Replaces the file at `path` atomically with `bytes`: write `path.tmp`, `fsync` it, `rename` it
+    /// over `path`, `fsync` the directory (man rename(2): the rename is atomic; a crash leaves
+    /// either the old or the new file, at worst plus a stale `path.tmp`, which readers ignore).
+    ///
+    /// - Parameters:
+    ///   - bytes: the new content.
+    ///   - path: the file to replace.
+    ///   - directory: the directory holding it.
+    ///   - keepOpen: return the new file open for appending instead of closing it.
+    /// - Returns: the open descriptor when `keepOpen`, else `nil`.
+    /// - Throws: ``SystemError`` from `open`, `write`, `fsync` or `rename`; `path` is then unchanged.
+    @discardableResult
+    static func replaceAtomically(_ bytes: [UInt8], at path: String, in directory: String, keepOpen: Bool = false)
+        throws -> Int32?
+    {
+        let temporary = path + ".tmp"
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (keepOpen ? O_APPEND : 0)
+        let fd = try Syscall.retrying("open \(temporary)", { open(temporary, flags, 0o600) })
+        do {
+            try writeAll(fd, bytes, path: temporary)
+            try sync(fd, path: temporary)
+            try Syscall.retrying("rename \(temporary)", { rename(temporary, path) })
+            try syncDirectory(directory)
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        if keepOpen { return fd }
+        Syscall.close(fd)
+        return nil
+    }
+
+    /// Moves a damaged file aside, never deleting it: `path.damaged-<UTC timestamp>`
+    /// (`journal.damaged-20261129T154700Z`), with `-2`, `-3` … added if that name is taken.
+    ///
+    /// - Parameters:
+    ///   - path: the damaged file.
+    ///   - now: the time to name it after.
+    /// - Returns: the new path.
+    /// - Throws: ``SystemError`` from `rename`.
+    static func moveAside(_ path: String, now: Date) throws -> String {
+        var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let stamp =
+            String(
+                format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1_900, Int(parts.tm_mon) + 1,
+                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        var aside = "\(path).damaged-\(stamp)"
+        var suffix = 2
+        while exists(aside) {
+            aside = "\(path).damaged-\(stamp)-\(suffix)"
+            suffix += 1
+        }
+        try Syscall.retrying("rename \(path)", { rename(path, aside) })
+        if let slash = path.lastIndex(of: "/") { try? syncDirectory(String(path[..<slash])) }
+        return aside
+    }
+}

@@ -1,0 +1,219 @@
+import Countdown
+import Foundation
+import Glibc
+import Testing
+
+@testable import TimerDaemon
+
+/// When recovery runs in these tests: 2026-11-29T15:17:33Z, so damaged files are named
+/// `journal.damaged-20261129T151733Z`.
+private let recoveryTime = Date(timeIntervalSince1970: 1_795_965_453)
+
+/// A private temporary state directory, removed afterwards.
+private final class StateDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/timerd-journal-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    var journal: String { path + "/journal" }
+
+    func bytes(_ file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
+
+    func write(_ bytes: [UInt8], to file: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
+}
+
+/// Three timers started on a manual clock, as journal entries.
+private func threeTimers() throws -> [TimerRecord] {
+    var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+    for name in ["tea", "eggs", "pasta"] { _ = try engine.start(durations: [300], name: name) }
+    return engine.takeChanges().updated
+}
+
+/// A journal with three records, one append each; returns the offset where each record starts.
+private func journalWithThreeRecords(in directory: StateDirectory) throws -> (records: [TimerRecord], offsets: [Int]) {
+    let records = try threeTimers()
+    let journal = try Journal.create(
+        at: directory.journal, in: directory.path, begin: JournalBegin(generation: 1, bootID: "boot-a"))
+    var offsets: [Int] = []
+    for record in records {
+        offsets.append(journal.size)
+        try journal.append([.timer(record)])
+    }
+    return (records, offsets)
+}
+
+private func recover(_ directory: StateDirectory) throws -> (Journal.Recovered?, [String]) {
+    var lines: [String] = []
+    let recovered = try Journal.recover(at: directory.journal, now: recoveryTime) { lines.append($0) }
+    return (recovered, lines)
+}
+
+@Suite("The journal keeps every intact record and repairs what a crash can leave")
+struct JournalRecoveryTests {
+    @Test("CRC-32C matches its published check value")
+    func checkValue() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)  // RFC 3720 §B.4
+        #expect(CRC32C.checksum(Array("6789".utf8), continuing: CRC32C.checksum(Array("12345".utf8))) == 0xE306_9283)
+    }
+
+    @Test("An intact journal gives back every record, and says nothing")
+    func intact() throws {
+        let directory = try StateDirectory()
+        let (records, _) = try journalWithThreeRecords(in: directory)
+        let (recovered, lines) = try recover(directory)
+        #expect(recovered?.entries == records.map(JournalEntry.timer))
+        #expect(recovered?.begin == JournalBegin(generation: 1, bootID: "boot-a"))
+        #expect(lines.isEmpty)
+    }
+
+    @Test("A truncated last record is cut off with a warning naming the file and offset")
+    func truncatedTail() throws {
+        let directory = try StateDirectory()
+        let (records, offsets) = try journalWithThreeRecords(in: directory)
+        let bytes = try directory.bytes(directory.journal)
+        try directory.write(Array(bytes.dropLast(5)), to: directory.journal)
+        let (recovered, lines) = try recover(directory)
+        #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
+        #expect(
+            lines == [
+                "warning: \(directory.journal): incomplete last record at byte offset \(offsets[2]); truncated the file to \(offsets[2]) bytes, keeping 2 records"
+            ])
+        #expect(try directory.bytes(directory.journal).count == offsets[2])
+    }
+
+    @Test("A record cut inside its 9-byte header is an incomplete tail too")
+    func truncatedHeader() throws {
+        let directory = try StateDirectory()
+        let (_, offsets) = try journalWithThreeRecords(in: directory)
+        let bytes = try directory.bytes(directory.journal)
+        try directory.write(Array(bytes.prefix(offsets[2] + 4)), to: directory.journal)
+        let (recovered, lines) = try recover(directory)
+        #expect(recovered?.entries.count == 2)
+        #expect(lines.first?.contains("incomplete last record at byte offset \(offsets[2]);") == true)
+    }
+
+    @Test("A flipped byte in the last record is cut off with a warning naming the file and offset")
+    func flippedByteInTail() throws {
+        let directory = try StateDirectory()
+        let (records, offsets) = try journalWithThreeRecords(in: directory)
+        var bytes = try directory.bytes(directory.journal)
+        bytes[offsets[2] + 30] ^= 0x01
+        try directory.write(bytes, to: directory.journal)
+        let (recovered, lines) = try recover(directory)
+        #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
+        #expect(
+            lines == [
+                "warning: \(directory.journal): bad checksum in the last record at byte offset \(offsets[2]); truncated the file to \(offsets[2]) bytes, keeping 2 records"
+            ])
+        #expect(try directory.bytes(directory.journal).count == offsets[2])
+        // A second recovery finds a clean file.
+        let (again, quiet) = try recover(directory)
+        #expect(again?.entries.count == 2)
+        #expect(quiet.isEmpty)
+    }
+
+    @Test("Damage in the middle keeps the prefix and moves the file aside, loudly")
+    func damageInTheMiddle() throws {
+        let directory = try StateDirectory()
+        let (records, offsets) = try journalWithThreeRecords(in: directory)
+        var bytes = try directory.bytes(directory.journal)
+        bytes[offsets[1] + 30] ^= 0xFF
+        try directory.write(bytes, to: directory.journal)
+        let (recovered, lines) = try recover(directory)
+        let aside = directory.journal + ".damaged-20261129T151733Z"
+        #expect(recovered?.entries == [.timer(records[0])])
+        #expect(recovered?.movedTo == aside)
+        #expect(
+            lines == [
+                "WARNING: \(directory.journal): damaged record at byte offset \(offsets[1]) followed by valid records; kept the 1 records before it and moved the file to \(aside)"
+            ])
+        #expect(!FileManager.default.fileExists(atPath: directory.journal))
+        #expect(try directory.bytes(aside) == bytes)  // moved, never changed or deleted
+    }
+
+    @Test("A journal with a damaged header is moved aside, and a second damaged one gets its own name")
+    func damagedHeader() throws {
+        let directory = try StateDirectory()
+        for suffix in ["", "-2"] {
+            _ = try journalWithThreeRecords(in: directory)
+            var bytes = try directory.bytes(directory.journal)
+            bytes[3] = UInt8(ascii: "X")
+            try directory.write(bytes, to: directory.journal)
+            let (recovered, lines) = try recover(directory)
+            #expect(recovered == nil)
+            let aside = directory.journal + ".damaged-20261129T151733Z" + suffix
+            #expect(
+                lines == [
+                    "WARNING: \(directory.journal): not a timerd journal (wrong magic bytes); moved it to \(aside) and ignored it"
+                ])
+        }
+    }
+
+    @Test("The store replays the journal over the snapshot, and a leftover temporary file is ignored")
+    func storeRoundTrip() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        let store = DurableStore(directory: directory.path, bootID: "boot-a")
+        _ = try engine.start(durations: [60], name: "in-snapshot")
+        try store.compact(engine.snapshot)
+        _ = engine.takeChanges()
+        _ = try engine.start(durations: [60], name: "in-journal")
+        _ = try engine.stop(.id(1))
+        try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        // A crash while replacing the snapshot leaves snapshot.tmp behind: never read.
+        try directory.write(Array("garbage".utf8), to: store.snapshotPath + ".tmp")
+        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
+        #expect(loaded.snapshot == engine.snapshot)
+        #expect(loaded.isSameBoot)
+        let rebooted = try DurableStore(directory: directory.path, bootID: "boot-b").load { _ in }
+        #expect(!rebooted.isSameBoot)
+    }
+
+    @Test("A crash between the new snapshot and the new journal: the older journal is ignored")
+    func staleJournal() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        let store = DurableStore(directory: directory.path, bootID: "boot-a")
+        try store.compact(engine.snapshot)  // generation 1
+        _ = try engine.start(durations: [60])
+        try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        let oldJournal = try directory.bytes(directory.journal)
+        _ = try engine.stop(.id(1))
+        try store.compact(engine.snapshot)  // generation 2 ...
+        try directory.write(oldJournal, to: directory.journal)  // ... but the new journal never made it
+        var lines: [String] = []
+        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { lines.append($0) }
+        #expect(loaded.snapshot == engine.snapshot)
+        #expect(
+            lines == [
+                "ignored \(directory.journal): generation 1 is already in the snapshot (generation 2)"
+            ])
+    }
+
+    @Test("Each compaction replaces the snapshot atomically and starts an empty journal")
+    func compaction() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        let store = DurableStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 6)
+        try store.compact(engine.snapshot)
+        for _ in 0..<2 {
+            _ = try engine.start(durations: [60])
+            try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+            #expect(try store.compactIfDue(snapshot: { engine.snapshot }) == false)
+        }
+        _ = try engine.start(durations: [60])
+        try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        #expect(store.journalSize?.records == 6)  // per commit: the new timer and the moved nextID
+        #expect(try store.compactIfDue(snapshot: { engine.snapshot }))
+        #expect(store.journalSize?.records == 0)
+        #expect(!FileManager.default.fileExists(atPath: store.snapshotPath + ".tmp"))
+        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
+        #expect(loaded.snapshot == engine.snapshot)
+    }
+}
