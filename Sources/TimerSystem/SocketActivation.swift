@@ -122,7 +122,12 @@ public enum SocketActivation {
     ///
     /// - Throws: ``ActivationError/wrongSocket(fd:reason:)`` or ``SystemError``.
     public static func check(_ fd: Int32) throws {
-        let type = try option(fd, SO_TYPE, "SO_TYPE")
+        let type: Int32
+        do {
+            type = try option(fd, SO_TYPE, "SO_TYPE")
+        } catch let error as SystemError where error.errno == ENOTSOCK {
+            throw ActivationError.wrongSocket(fd: fd, reason: "not a socket")
+        }
         guard type == Int32(SOCK_STREAM.rawValue) else {
             throw ActivationError.wrongSocket(fd: fd, reason: "SO_TYPE \(type)")
         }
