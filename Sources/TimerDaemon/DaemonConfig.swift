@@ -67,7 +67,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public static func parse(_ text: String, path: String) throws(ConfigError) -> DaemonConfig {
         var config = DaemonConfig()
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
             let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if line.isEmpty || line.hasPrefix("#") { continue }
