@@ -20,6 +20,9 @@ struct timerd_ucred {
 /// SO_PEERCRED (asm-generic/socket.h).
 static const int TIMERD_SO_PEERCRED = 17;
 
+/// SO_DOMAIN (asm-generic/socket.h): getsockopt's socket domain, used to check passed sockets.
+static const int TIMERD_SO_DOMAIN = 39;
+
 /// POSIX_SPAWN_SETSID (glibc's spawn.h under _GNU_SOURCE): the child calls setsid().
 static const short TIMERD_POSIX_SPAWN_SETSID = 0x80;
 /// accept4(2), declared by <sys/socket.h> only under _GNU_SOURCE; glibc has it since 2.10.

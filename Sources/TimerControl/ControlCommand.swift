@@ -101,7 +101,8 @@ public enum ControlCommand {
             }
         }
         let client = try ControlClient.connect(
-            explicitPath: options.socketPath, autostart: options.socketPath == nil && !options.noAutostart)
+            explicitPath: options.socketPath,
+            autostart: options.socketPath == nil && !options.noAutostart && verb != .reload)
         switch verb {
         case .start:
             if let deadline {
@@ -147,6 +148,15 @@ public enum ControlCommand {
                 output.out(
                     "timerd \(result.version) (protocol \(result.protocolVersion), pid \(result.pid)) on \(client.socketPath)\n"
                 )
+            }
+        case .reload:
+            let result = try client.call(.daemonReload, NoParams(), as: ReloadResult.self)
+            if options.json {
+                output.out(try json(result))
+            } else if let path = result.config, result.found {
+                output.out("timerd reloaded \(path)\n")
+            } else {
+                output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
             }
         case .help:
             output.out(HelpText.main)

@@ -48,6 +48,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case wait
     /// Check that the daemon answers.
     case ping
+    /// Make the daemon re-read its configuration, and wait until it has.
+    case reload
     /// Show help for a command.
     case help
 }

@@ -132,8 +132,8 @@ public struct ControlOptions: Sendable, Equatable {
             if options.all && !options.arguments.isEmpty {
                 throw .usage("'status --all' lists every timer; give either --all or an ID or NAME", verb: verb)
             }
-        case .ping:
-            if !options.arguments.isEmpty { throw .usage("'ping' takes no arguments", verb: verb) }
+        case .ping, .reload:
+            if !options.arguments.isEmpty { throw .usage("'\(verb.rawValue)' takes no arguments", verb: verb) }
         case .help:
             if options.arguments.count > 1 { throw .usage("'help' takes at most one COMMAND", verb: verb) }
         }

@@ -24,11 +24,12 @@ enum HelpText {
           status [ID|NAME] [--all]          show live timers, one timer, or --all with ended ones
           wait ID|NAME                      wait until a timer ends (exit 0 finished, 1 stopped)
           ping                              check that timerd answers
+          reload                            make timerd re-read its configuration file
 
         \(globalOptions)
 
         Exit status: 0 success, 1 operation failed (no such timer, invalid state, wait on a
-        stopped timer), 64 usage error, 69 daemon unavailable, 76 bad reply from the daemon.
+        stopped timer, a bad configuration file on reload), 64 usage error, 69 daemon unavailable, 76 bad reply from the daemon.
         See 'timerctl COMMAND --help' for a command's details.
 
         """
@@ -96,6 +97,16 @@ enum HelpText {
 
                 Check that timerd answers; print its version, protocol version and pid.
                 """
+        case .reload:
+            body = """
+                Usage: timerctl reload
+
+                Make timerd re-read its configuration file (what SIGHUP does) and wait until it
+                has: systemd's ExecReload= runs this. Never starts a daemon. Exit 0 when the file
+                was read (or is absent: defaults), 1 when it is bad (timerd keeps the old
+                configuration and the error names the file and line) or you are neither root nor
+                timerd's user, 69 when no daemon answers.
+                """
         case .help:
             body = """
                 Usage: timerctl help [COMMAND]
@@ -114,6 +125,7 @@ enum HelpText {
         case .stop, .pause, .resume, .wait: return "timerctl \(verb?.rawValue ?? "") ID|NAME"
         case .status: return "timerctl status [ID|NAME] [--all]"
         case .ping: return "timerctl ping"
+        case .reload: return "timerctl reload"
         case .help: return "timerctl help [COMMAND]"
         case .none: return "timerctl [--socket PATH] [--json] [--no-autostart] COMMAND [ARGS]"
         }

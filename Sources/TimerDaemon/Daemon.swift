@@ -38,16 +38,27 @@ public final class Daemon {
     private var isRunning = true
     private var stateIsDirty = false
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
+    private var config: DaemonConfig
+    private let configPath: String?
+    private let systemd: SystemdLink
+    /// Whether timerd bound the socket itself (an inherited one is never unlinked).
+    private let ownsSocketFile: Bool
 
     /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
     ///
     /// - Parameters:
     ///   - options: the parsed command line.
     ///   - log: where event lines go (stderr in production).
-    /// - Throws: the error that prevents starting (socket in use, unusable directories …).
+    /// - Throws: the error that prevents starting (socket in use, unusable directories …);
+    ///   ``DaemonConfig/ConfigError`` for a bad configuration file.
     public init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
         self.options = options
         self.log = log
+        let environment = ProcessEnvironment.current()
+        (config, configPath) = try DaemonConfig.resolve(options: options, uid: getuid(), environment: environment)
+        systemd = SystemdLink(notifier: try SystemdNotifier(environment: environment, pid: getpid()), log: log)
+        let inherited = try SocketActivation.adoptControlSocket(environment: environment, pid: getpid())
+        ownsSocketFile = inherited == nil
         let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
         try RuntimePaths.ensurePrivateDirectory(stateDirectory)
         bootID = BootID.current()
@@ -55,6 +66,8 @@ public final class Daemon {
             directory: stateDirectory, bootID: bootID, journalMaximumRecords: options.journalMaximumRecords)
         if let path = options.socketPath {
             socketPath = path
+        } else if let inherited {
+            socketPath = "the socket passed as fd \(inherited)"
         } else {
             socketPath = RuntimePaths.defaultSocketPath()
             try RuntimePaths.ensurePrivateDirectory(RuntimePaths.defaultRuntimeDirectory())
@@ -64,12 +77,12 @@ public final class Daemon {
         bootTimer = try BootTimer()
         wallClock = try WallClockWatch()
         var engine = TimerEngine(
-            clock: SystemClock(), historyLimit: options.historyLimit, historyMaximumAge: options.historyMaximumAge)
+            clock: SystemClock(), historyLimit: config.historyLimit, historyMaximumAge: config.historyMaxAgeSeconds)
         let saved = try store.load(log: log)
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
         _ = engine.takeChanges()
         try store.compact(engine.snapshot)  // a fresh snapshot and an empty journal for this run
-        service = TimerService(engine: engine, quota: options.timersPerUser, pid: getpid())
+        service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
@@ -78,9 +91,14 @@ public final class Daemon {
                 "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))"
             )
         }
-        let (fd, removedStale) = try UnixSocket.listen(socketPath, mode: mode_t(options.socketMode), backlog: 1_024)
-        listenerFD = fd
-        if removedStale { log("removed a stale socket left at \(socketPath)") }
+        if let inherited {
+            listenerFD = inherited
+        } else {
+            let (fd, removedStale) = try UnixSocket.listen(
+                socketPath, mode: mode_t(options.socketMode), backlog: 1_024)
+            listenerFD = fd
+            if removedStale { log("removed a stale socket left at \(socketPath)") }
+        }
         try epoll.add(listenerFD, interest: .readable, token: Self.listenerToken)
         try epoll.add(bootTimer.fd, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
@@ -92,6 +110,7 @@ public final class Daemon {
     /// - Returns: the exit status: 0 after a clean stop, 1 when the state could not be saved.
     public func run() -> Int32 {
         log("listening on \(socketPath) (pid \(getpid()), version \(ServiceVersion.version))")
+        systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
         var status: Int32 = 0
         while isRunning {
             rearmTimer()
@@ -115,9 +134,10 @@ public final class Daemon {
             commit()
             expirePartialLines()
             checkIdle()
+            systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
         }
         for connection in connections.values { close(connection) }
-        unlink(socketPath)
+        if ownsSocketFile { unlink(socketPath) }
         Syscall.close(listenerFD)
         do {
             try store.compact(service.engine.snapshot)
@@ -146,10 +166,10 @@ public final class Daemon {
             let token = nextToken
             nextToken += 1
             let connection = Connection(fd: fd, token: token, uid: credentials.uid)
-            if connections.count >= options.maximumConnections {
+            if connections.count >= config.maximumConnections {
                 let error = RPCError(
                     .tooManyConnections,
-                    "timerd has \(options.maximumConnections) connections, its limit; try again later")
+                    "timerd has \(config.maximumConnections) connections, its limit; try again later")
                 _ = try? Syscall.write(fd, ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
                 Syscall.close(fd)
                 continue
@@ -241,6 +261,15 @@ public final class Daemon {
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
+        if let request = outcome.reloadRequest {
+            let result: Result<ReloadResult, RPCError>
+            if connection.uid == 0 || connection.uid == getuid() {
+                result = reload(requestedBy: "uid \(connection.uid)")
+            } else {
+                result = .failure(RPCError(.permissionDenied, "only root or uid \(getuid()) may reload timerd"))
+            }
+            if let reply = TimerService.reloadReply(id: request.id, result) { queue(reply, to: connection) }
+        }
     }
 
     private func fireTimers() {
@@ -267,8 +296,9 @@ public final class Daemon {
         for signal in signals.drain() {
             switch signal {
             case SIGHUP:
-                log("SIGHUP: nothing to reload")
+                _ = reload(requestedBy: "SIGHUP")
             default:
+                if isRunning { systemd.stopping() }
                 log("signal \(signal): stopping")
                 isRunning = false
             }
@@ -280,6 +310,32 @@ public final class Daemon {
         else { return }
         connection.waiters.remove(wakeup.waiter)
         queue(wakeup.reply, to: connection)
+    }
+
+    // MARK: - Reload
+
+    /// Re-reads the configuration file between `RELOADING=1` and `READY=1`; a bad file keeps the
+    /// old configuration. The reply to `daemon.reload` is sent only after this returns.
+    private func reload(requestedBy requester: String) -> Result<ReloadResult, RPCError> {
+        systemd.reloading()
+        defer { systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine()) }
+        do {
+            let path = options.configPath ?? configPath
+            let file = try path.flatMap { path throws(DaemonConfig.ConfigError) in try DaemonConfig.load(path: path) }
+            config = (file ?? DaemonConfig()).overridden(by: options)
+            service.engine.historyLimit = config.historyLimit
+            service.engine.historyMaximumAge = config.historyMaxAgeSeconds
+            service.quota = config.maximumTimersPerUser
+            log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
+            return .success(ReloadResult(config: path, found: file != nil))
+        } catch {
+            log("reload (\(requester)) failed, keeping the old configuration: \(error)")
+            return .failure(RPCError(.reloadFailed, "\(error); the old configuration stays in force"))
+        }
+    }
+
+    private func statusLine() -> String {
+        SystemdLink.statusLine(service.engine.list())
     }
 
     // MARK: - Output and durability
@@ -388,8 +444,9 @@ public final class Daemon {
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
-        guard let next else { return -1 }
-        return Int32(clamping: max(0, (next - now) / 1_000_000 + 1))
+        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
+        guard let next else { return systemdDue ?? -1 }
+        return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)
     }
 
     private func expirePartialLines() {

@@ -7,14 +7,15 @@ public enum DaemonCommand {
     /// Runs timerd with `arguments` (without the program name).
     ///
     /// - Returns: the exit status: 0 after a clean stop, 64 for a usage error (`EX_USAGE`),
-    ///   1 when the daemon cannot start (socket in use, unusable directory, unreadable state).
+    ///   78 for a bad configuration file (`EX_CONFIG`), 1 when the daemon cannot start (socket in
+    ///   use, unusable directory, unreadable state, a bad passed socket).
     public static func main(_ arguments: [String]) -> Int32 {
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(arguments)
         } catch {
             printError(
-                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]\nSee 'timerd --help'."
+                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [--exit-when-idle SECONDS]\nSee 'timerd --help'."
             )
             return 64
         }
@@ -29,6 +30,9 @@ public enum DaemonCommand {
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options, log: printError)
+        } catch let error as DaemonConfig.ConfigError {
+            printError("timerd: cannot start: \(error)")
+            return 78
         } catch {
             printError("timerd: cannot start: \(error)")
             return 1

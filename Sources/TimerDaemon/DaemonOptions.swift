@@ -11,17 +11,23 @@ public struct DaemonOptions: Sendable, Equatable {
     public var exitWhenIdleSeconds: Double?
     /// Seconds a client may take to complete a started request line (default 10).
     public var requestTimeoutSeconds: Double = 10
-    /// The most concurrent client connections (default 1,024).
-    public var maximumConnections: Int = 1_024
-    /// The most live timers per uid (default 10,000).
-    public var timersPerUser: Int = 10_000
+    /// `--max-connections`: the most concurrent client connections; `nil` takes ``DaemonConfig``'s
+    /// `max_connections` (default 1,024).
+    public var maximumConnections: Int?
+    /// `--max-timers-per-user`: the most live timers per uid; `nil` takes ``DaemonConfig``'s
+    /// `max_timers_per_user` (default 10,000).
+    public var timersPerUser: Int?
+    /// `--config PATH`: the configuration file; `nil` for ``DaemonConfig/defaultPath(uid:environment:)``.
+    public var configPath: String?
     /// The permission bits of a socket timerd binds itself (default 0600: only its owner may connect;
     /// 0666 or 0660 lets other users in, who then see only their own timers).
     public var socketMode: UInt32 = 0o600
-    /// How many ended timers stay visible to `timerctl status --all` (default 1,000; ≥ 0).
-    public var historyLimit: Int = 1_000
-    /// Seconds an ended timer stays visible after it ended (default 7 days, 604,800 s).
-    public var historyMaximumAge: Double = 604_800
+    /// `--history-limit`: how many ended timers stay visible to `timerctl status --all`; `nil` takes
+    /// ``DaemonConfig``'s `history_limit` (default 1,000).
+    public var historyLimit: Int?
+    /// `--history-max-age`: seconds an ended timer stays visible; `nil` takes ``DaemonConfig``'s
+    /// `history_max_age` (default 7 days).
+    public var historyMaximumAge: Double?
     /// Compact the journal into a snapshot after this many records (default 10,000); hidden, for tests.
     public var journalMaximumRecords: Int = 10_000
     /// `--help` was given.
@@ -34,11 +40,13 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// The usage text printed by `timerd --help`.
     public static let help = """
-        Usage: timerd [--socket PATH] [--state-dir DIR] [--exit-when-idle SECONDS]
+        Usage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [--exit-when-idle SECONDS]
 
         The timer daemon: counts timers down on the boot-time clock, keeps them in its state
         directory across restarts, and serves timerctl on a Unix socket. Runs in the foreground
-        and logs one line per event to stderr; SIGTERM or SIGINT stop it.
+        and logs one line per event to stderr; SIGTERM or SIGINT stop it, SIGHUP (or
+        'timerctl reload') re-reads the configuration file. Under systemd it adopts a passed
+        socket (LISTEN_FDS, name "control") and speaks sd_notify (Type=notify, WatchdogSec=).
 
         Options:
           --socket PATH             control socket (default $XDG_RUNTIME_DIR/timerd/timerd.sock,
@@ -46,18 +54,23 @@ public struct DaemonOptions: Sendable, Equatable {
           --state-dir DIR           state directory (default $STATE_DIRECTORY, else
                                     $XDG_STATE_HOME/timerd, else ~/.local/state/timerd;
                                     /var/lib/timerd for root)
+          --config PATH             configuration file (default /etc/timerd.conf for root,
+                                    else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
+                                    history_limit, history_max_age, max_timers_per_user,
+                                    max_connections; a bad file at start-up exits 78
           --exit-when-idle SECONDS  exit after SECONDS with no live timers and no clients
                                     (timerctl starts the daemon with 300)
           --request-timeout SECONDS drop a client whose request line stays incomplete this long
                                     (default 10)
-          --max-connections N       most concurrent clients (default 1024)
-          --max-timers-per-user N   most live timers per user (default 10000)
+          --max-connections N       most concurrent clients (default 1024; overrides the file)
+          --max-timers-per-user N   most live timers per user (default 10000; overrides the file)
           --socket-mode MODE        octal permissions of the socket (default 0600; 0666 lets
                                     every user connect, each seeing only their own timers)
-          --history-limit N         keep the last N ended timers for status --all (default 1000)
+          --history-limit N         keep the last N ended timers for status --all (default 1000;
+                                    overrides the file)
           --history-max-age DURATION
-                                    keep ended timers this long (default 7d); the smaller of
-                                    the two limits wins
+                                    keep ended timers this long (default 7d; overrides the file);
+                                    the smaller of the two limits wins
           -h, --help                show this help
           --version                 show the version
 
@@ -101,6 +114,7 @@ public struct DaemonOptions: Sendable, Equatable {
             switch argument {
             case "--socket": options.socketPath = try value(argument)
             case "--state-dir": options.stateDirectory = try value(argument)
+            case "--config": options.configPath = try value(argument)
             case "--exit-when-idle": options.exitWhenIdleSeconds = try positive(argument)
             case "--request-timeout": options.requestTimeoutSeconds = try positive(argument)
             case "--max-connections": options.maximumConnections = try count(argument)

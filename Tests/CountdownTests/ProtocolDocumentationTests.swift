@@ -35,6 +35,15 @@ struct ProtocolDocumentationTests {
                 requests += 1
                 pending += outcome.wakeups.map { String(decoding: $0.reply, as: UTF8.self) }
                 if let reply = outcome.reply { pending.append(String(decoding: reply, as: UTF8.self)) }
+                // daemon.reload is carried out by the daemon, which then answers with reloadReply;
+                // here the reload "finds" the example's configuration file.
+                if let reload = outcome.reloadRequest,
+                    let reply = TimerService.reloadReply(
+                        id: reload.id,
+                        .success(ReloadResult(config: "/home/alice/.config/timerd/timerd.conf", found: true)))
+                {
+                    pending.append(String(decoding: reply, as: UTF8.self))
+                }
             } else if line.hasPrefix("← ") {
                 let expected = String(line.dropFirst(2))
                 let actual = pending.isEmpty ? "(no reply)" : pending.removeFirst()

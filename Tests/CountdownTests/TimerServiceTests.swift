@@ -52,7 +52,7 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 }
 
 private let methodList =
-    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping"
+    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {
@@ -151,6 +151,7 @@ struct TimerServiceTests {
         #expect(
             RPCErrorCode.allCases.map(\.rawValue) == [
                 -32_700, -32_600, -32_601, -32_602, -32_603, -32_001, -32_002, -32_003, -32_004, -32_005, -32_006,
+                -32_007, -32_008,
             ])
         #expect(RPCError(.timerNotFound(.id(3))) == RPCError(.timerNotFound, "no timer with id 3"))
         #expect(RPCError(.quotaExceeded(limit: 2)).code == -32_004)

@@ -71,6 +71,10 @@ public enum RPCErrorCode: Int, Sendable, Codable, Hashable, CaseIterable {
     case requestTimeout = -32005
     /// The daemon has too many connections; this one is closed.
     case tooManyConnections = -32006
+    /// The requester may not do this (`daemon.reload` by another user than root or the daemon's).
+    case permissionDenied = -32007
+    /// `daemon.reload` found a bad configuration file; the old configuration stays in force.
+    case reloadFailed = -32008
 }
 
 /// A JSON-RPC error object (JSON-RPC 2.0 §5.1): a stable code and a message a person can act on.
@@ -130,6 +134,27 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerWait = "timer.wait"
     /// `{}` → ``PingResult``.
     case daemonPing = "daemon.ping"
+    /// `{}` → ``ReloadResult``, sent once the configuration was re-read (what SIGHUP does);
+    /// root or the daemon's own user only.
+    case daemonReload = "daemon.reload"
+}
+
+/// The result of `daemon.reload`.
+public struct ReloadResult: Sendable, Hashable, Codable {
+    /// The configuration file read, or `nil` when there is none to read.
+    public var config: String?
+    /// Whether that file existed (a missing file means the defaults).
+    public var found: Bool
+
+    /// Creates a reload result.
+    ///
+    /// - Parameters:
+    ///   - config: the file's path, or `nil`.
+    ///   - found: whether it existed.
+    public init(config: String?, found: Bool) {
+        self.config = config
+        self.found = found
+    }
 }
 
 /// The result of `daemon.ping`.

@@ -41,6 +41,16 @@ public struct ServiceOutcome: Sendable {
     public var event: String?
     /// Timers that were due and finished just before the request ran.
     public var endings: [TimerEnding] = []
+    /// Set for `daemon.reload`: the daemon reloads, then answers with
+    /// ``TimerService/reloadReply(id:_:)`` (``reply`` is then `nil`), so the answer comes only
+    /// after the reload completed.
+    public var reloadRequest: ReloadRequest?
+}
+
+/// A `daemon.reload` the daemon has to carry out and then answer.
+public struct ReloadRequest: Sendable, Hashable {
+    /// The request's id, or `nil` for a notification (reload, no reply).
+    public var id: RPCID?
 }
 
 /// The protocol's server side without any I/O: reads one JSON-RPC 2.0 request line, runs it on the
@@ -149,6 +159,9 @@ public struct TimerService: Sendable {
                 outcome.wakeups += wakeups(for: ending)
             case .waiting:
                 outcome.reply = nil
+            case .reload:
+                outcome.reply = nil
+                outcome.reloadRequest = ReloadRequest(id: id)
             }
         } catch {
             outcome.reply = id == nil ? nil : Self.errorLine(id: id ?? .null, error)
@@ -232,6 +245,7 @@ public struct TimerService: Sendable {
         case result(Data, changed: Bool, event: String? = nil)
         case stopped(Data, TimerEnding)
         case waiting
+        case reload
     }
 
     private mutating func run(
@@ -298,6 +312,29 @@ public struct TimerService: Sendable {
             let result = PingResult(
                 version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid)
             return .result(try encoder.encode(result), changed: false)
+        case .daemonReload:
+            try Self.allowOnly([], in: params, method: method)
+            return .reload
+        }
+    }
+
+    /// The reply to a `daemon.reload` once it is done.
+    ///
+    /// - Parameters:
+    ///   - id: the request's id (`nil` for a notification: no reply).
+    ///   - result: what the reload read, or the error (``RPCErrorCode/reloadFailed``,
+    ///     ``RPCErrorCode/permissionDenied``).
+    /// - Returns: the reply line without the newline, or `nil` for a notification.
+    public static func reloadReply(id: RPCID?, _ result: Result<ReloadResult, RPCError>) -> [UInt8]? {
+        guard let id else { return nil }
+        switch result {
+        case .success(let value):
+            guard let data = try? encoder.encode(value) else {
+                return errorLine(id: id, RPCError(.internalError, "cannot encode the reload result"))
+            }
+            return resultLine(id: id, resultJSON: data)
+        case .failure(let error):
+            return errorLine(id: id, error)
         }
     }
 

@@ -1,0 +1,183 @@
+import Countdown
+import Foundation
+import Glibc
+import TimerSystem
+
+/// timerd's configuration file: `KEY=VALUE` lines, `#` comments and blank lines.
+///
+/// The file is `/etc/timerd.conf` for root, else `$XDG_CONFIG_HOME/timerd/timerd.conf`, else
+/// `~/.config/timerd/timerd.conf` (XDG Base Directory Specification); `--config PATH` overrides.
+/// A missing file means the defaults. Command-line flags override the file. It is read at start-up
+/// (a bad file refuses to start, exit 78, `EX_CONFIG`) and again on reload (SIGHUP or
+/// `daemon.reload`; a bad file keeps the old configuration).
+///
+/// ```
+/// # /etc/timerd.conf
+/// history_limit=500
+/// history_max_age=2d
+/// ```
+public struct DaemonConfig: Sendable, Equatable {
+    /// `history_limit`: how many ended timers are kept, 0…1,000,000 (default 1,000).
+    public var historyLimit = 1_000
+    /// `history_max_age`: how long an ended timer is kept, in seconds (default 7 days, 604,800 s).
+    ///
+    /// Stored and exposed only: age-based trimming is implemented elsewhere.
+    public var historyMaxAgeSeconds: Double = 7 * 86_400
+    /// `max_timers_per_user`: the most live timers per uid, 1…1,000,000 (default 10,000).
+    public var maximumTimersPerUser = 10_000
+    /// `max_connections`: the most concurrent client connections, 1…65,536 (default 1,024).
+    public var maximumConnections = 1_024
+
+    /// The defaults.
+    public init() {}
+
+    /// The keys a file may set, in the order error messages list them.
+    public static let keys = ["history_limit", "history_max_age", "max_timers_per_user", "max_connections"]
+
+    /// A configuration file that cannot be used.
+    public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The file.
+        public var path: String
+        /// The 1-based line, or `nil` when the whole file is at fault (unreadable).
+        public var line: Int?
+        /// What is wrong and what is allowed.
+        public var message: String
+
+        /// Creates an error.
+        public init(path: String, line: Int?, message: String) {
+            self.path = path
+            self.line = line
+            self.message = message
+        }
+
+        /// `path:line: message`, the way compilers report.
+        public var description: String {
+            line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)"
+        }
+    }
+
+    /// Parses the text of a configuration file, starting from the defaults.
+    ///
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - path: the file's path, for error messages.
+    /// - Returns: the configuration; a key given twice takes its last value.
+    /// - Throws: ``ConfigError`` for the first line that is not a comment, blank or a known
+    ///   `KEY=VALUE` with a valid value.
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> DaemonConfig {
+        var config = DaemonConfig()
+        var number = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            number += 1
+            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: number, message: message) }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw fail("expected KEY=VALUE, got \"\(line)\"")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            func count(_ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+                guard let parsed = Int(value), range.contains(parsed) else {
+                    throw fail(
+                        "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(value)\""
+                    )
+                }
+                return parsed
+            }
+            switch key {
+            case "history_limit":
+                config.historyLimit = try count(0...1_000_000)
+            case "history_max_age":
+                do throws(CountdownError) {
+                    config.historyMaxAgeSeconds = try DurationParser.seconds(from: value)
+                } catch {
+                    throw fail("history_max_age: \(error)")
+                }
+            case "max_timers_per_user":
+                config.maximumTimersPerUser = try count(1...1_000_000)
+            case "max_connections":
+                config.maximumConnections = try count(1...65_536)
+            default:
+                throw fail("unknown key \"\(key)\"; keys: \(keys.joined(separator: ", "))")
+            }
+        }
+        return config
+    }
+
+    /// Reads and parses the file at `path`.
+    ///
+    /// - Parameter path: the file.
+    /// - Returns: the configuration, or `nil` when there is no file there (use the defaults).
+    /// - Throws: ``ConfigError`` when it cannot be read (other than missing) or parsed.
+    public static func load(path: String) throws(ConfigError) -> DaemonConfig? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw ConfigError(path: path, line: nil, message: "cannot read: \(String(cString: strerror(code)))")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        defer { Syscall.close(fd) }
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.read(fd, into: &buffer, capacity: buffer.count)
+            } catch {
+                throw ConfigError(path: path, line: nil, message: "cannot read: \(error)")
+            }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+            if bytes.count > 1 << 20 { throw ConfigError(path: path, line: nil, message: "larger than 1 MiB") }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(path: path, line: nil, message: "not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// The default file: `/etc/timerd.conf` for root, else `$XDG_CONFIG_HOME/timerd/timerd.conf`,
+    /// else `$HOME/.config/timerd/timerd.conf`.
+    ///
+    /// - Parameters:
+    ///   - uid: the effective uid.
+    ///   - environment: the environment (`XDG_CONFIG_HOME`, `HOME`).
+    /// - Returns: the path, or `nil` when neither variable is set for a non-root user.
+    public static func defaultPath(uid: UInt32, environment: [String: String]) -> String? {
+        if uid == 0 { return "/etc/timerd.conf" }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/timerd/timerd.conf" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/timerd/timerd.conf" }
+        return nil
+    }
+
+    /// This configuration with the command line's explicit flags applied on top (flags win).
+    ///
+    /// - Parameter options: the parsed command line.
+    /// - Returns: the effective configuration.
+    public func overridden(by options: DaemonOptions) -> DaemonConfig {
+        var result = self
+        if let value = options.maximumConnections { result.maximumConnections = value }
+        if let value = options.timersPerUser { result.maximumTimersPerUser = value }
+        if let value = options.historyLimit { result.historyLimit = value }
+        if let value = options.historyMaximumAge { result.historyMaxAgeSeconds = value }
+        return result
+    }
+
+    /// Loads the file `options` name (``DaemonOptions/configPath``, else ``defaultPath(uid:environment:)``)
+    /// and applies the command line's flags.
+    ///
+    /// - Parameters:
+    ///   - options: the parsed command line.
+    ///   - uid: the effective uid.
+    ///   - environment: the environment.
+    /// - Returns: the effective configuration and the file's path (`nil` when there is none to read).
+    /// - Throws: ``ConfigError`` when the file exists and is bad.
+    public static func resolve(options: DaemonOptions, uid: UInt32, environment: [String: String])
+        throws(ConfigError) -> (config: DaemonConfig, path: String?)
+    {
+        let path = options.configPath ?? defaultPath(uid: uid, environment: environment)
+        let file = try path.flatMap { path throws(ConfigError) in try load(path: path) } ?? DaemonConfig()
+        return (file.overridden(by: options), path)
+    }
+}

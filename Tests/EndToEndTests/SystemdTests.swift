@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The repository's root, found from this file's path (Tests/EndToEndTests/SystemdTests.swift).
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// timerd under systemd's protocols, without PID 1: `systemd-analyze security --offline=yes` on the
+/// shipped units, and the real daemon under `systemd-socket-activate` with a notify receiver.
+@Suite("timerd under systemd: units, socket activation, sd_notify", .serialized)
+struct SystemdTests {
+    @Test(
+        "systemd-analyze security rates the shipped services",
+        arguments: [("dist/systemd/timerd.service", 0.5), ("dist/systemd/user/timerd.service", 1.0)])
+    func exposure(unit: String, limit: Double) throws {
+        let run = Harness.run("/usr/bin/systemd-analyze", ["security", "--offline=yes", repositoryRoot + "/" + unit])
+        let line = try #require(
+            run.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(run)")
+        // "→ Overall exposure level for timerd.service: 0.4 SAFE 😀"
+        let figure = line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }
+        let exposure = try #require(figure, "cannot read \(line)")
+        print("systemd-analyze security --offline=yes \(unit): \(exposure)")
+        #expect(exposure <= limit, "\(line)")
+    }
+
+    @Test("A bad configuration file refuses to start with exit 78 and names file and line")
+    func badConfig() throws {
+        let harness = try Harness()
+        let config = harness.directory + "/timerd.conf"
+        try "# ok\nhistroy_limit=5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let run = Harness.run(
+            Harness.timerd,
+            ["--socket", harness.socketPath, "--state-dir", harness.stateDirectory, "--config", config])
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("\(config):2: unknown key \"histroy_limit\"; keys: history_limit"))
+    }
+
+    @Test("Socket activation and sd_notify: READY, STATUS, WATCHDOG, RELOADING, STOPPING")
+    func activation() throws {
+        let harness = try Harness()
+        let receiver = try NotifyReceiver(path: harness.directory + "/notify")
+        let config = harness.directory + "/timerd.conf"
+        let log = harness.directory + "/activate.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        process.arguments = [
+            "-l", harness.socketPath, "--fdname=control", "-E", "NOTIFY_SOCKET=\(receiver.path)",
+            "-E", "WATCHDOG_USEC=200000", Harness.timerd, "--state-dir", harness.stateDirectory, "--config", config,
+        ]
+        process.standardError = FileHandle(forWritingAtPath: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        func daemonLog() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+        // systemd-socket-activate listens first and execs timerd at the first connection.
+        let deadline = Date().addingTimeInterval(10)
+        while access(harness.socketPath, F_OK) != 0 && Date() < deadline { usleep(10_000) }
+        let client = try RawClient(path: harness.socketPath)
+        let ping = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#)
+        let result = try #require(ping["result"] as? [String: Any], "\(ping) \(daemonLog())")
+        #expect(result["pid"] as? Int == Int(process.processIdentifier), "exec keeps the pid")
+
+        let ready = try #require(receiver.next(timeout: 10), "no datagram: \(daemonLog())")
+        #expect(ready.split(separator: "\n").contains("READY=1"), "\(ready)")
+        #expect(ready.split(separator: "\n").contains { $0.hasPrefix("STATUS=") }, "\(ready)")
+
+        // WATCHDOG_USEC=200000: a ping every 100 ms, so several within a second.
+        let start = Date()
+        var pings = 0
+        while Date().timeIntervalSince(start) < 1.0 {
+            if let datagram = receiver.next(timeout: 0.2), datagram.split(separator: "\n").contains("WATCHDOG=1") {
+                pings += 1
+            }
+        }
+        #expect(pings >= 4, "\(pings) WATCHDOG=1 in 1 s")
+
+        // SIGHUP: RELOADING=1 and MONOTONIC_USEC= in one datagram, then READY=1.
+        try "history_limit=5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        let reloading = try #require(receiver.next(timeout: 10) { $0.contains("RELOADING=1") }, "\(daemonLog())")
+        let fields = reloading.split(separator: "\n")
+        #expect(fields.contains("RELOADING=1"))
+        #expect(fields.contains { $0.hasPrefix("MONOTONIC_USEC=") && UInt64($0.dropFirst(15)) != nil }, "\(reloading)")
+        #expect(receiver.next(timeout: 10) { $0.split(separator: "\n").contains("READY=1") } != nil)
+
+        // daemon.reload answers after the reload; a bad file keeps the old configuration.
+        let good = try client.request(#"{"jsonrpc":"2.0","id":2,"method":"daemon.reload"}"#)
+        #expect((good["result"] as? [String: Any])?["found"] as? Bool == true, "\(good)")
+        try "history_limit=many\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try client.request(#"{"jsonrpc":"2.0","id":3,"method":"daemon.reload"}"#)
+        let error = try #require(bad["error"] as? [String: Any], "\(bad)")
+        #expect(error["code"] as? Int == -32_008)
+        #expect((error["message"] as? String)?.hasPrefix("\(config):1: history_limit must be") == true, "\(error)")
+
+        // SIGTERM: STOPPING=1 first, exit 0, and the inherited socket file is left alone.
+        kill(process.processIdentifier, SIGTERM)
+        #expect(receiver.next(timeout: 10) { $0.split(separator: "\n").contains("STOPPING=1") } != nil)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(daemonLog())")
+        #expect(access(harness.socketPath, F_OK) == 0, "an inherited socket is never unlinked")
+    }
+}
+
+/// A stand-in for PID 1's notification socket: an `AF_UNIX` `SOCK_DGRAM` socket that reads each
+/// datagram with `recvmsg` and closes any descriptors passed with it (`systemd-notify`'s barrier).
+final class NotifyReceiver {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            close(fd)
+            throw SystemFailure("bind \(path): errno \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// The next datagram that satisfies `matching`, or `nil` after `timeout` seconds.
+    func next(timeout: Double, matching: (String) -> Bool = { _ in true }) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(left * 1_000) + 1) <= 0 { continue }
+            if let datagram = receive(), matching(datagram) { return datagram }
+        }
+    }
+
+    private func receive() -> String? {
+        var data = [UInt8](repeating: 0, count: 4_096)
+        var control = [UInt8](repeating: 0, count: 256)
+        let count = data.withUnsafeMutableBytes { dataRaw in
+            control.withUnsafeMutableBytes { controlRaw in
+                var vector = iovec(iov_base: dataRaw.baseAddress, iov_len: dataRaw.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var message = msghdr()
+                    message.msg_iov = vectorPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = controlRaw.baseAddress
+                    message.msg_controllen = controlRaw.count
+                    let received = recvmsg(fd, &message, Int32(MSG_CMSG_CLOEXEC))
+                    closePassedDescriptors(controlRaw, length: Int(message.msg_controllen))
+                    return received
+                }
+            }
+        }
+        guard count >= 0 else { return nil }
+        return String(decoding: data[0..<count], as: UTF8.self)
+    }
+
+    /// Walks the `cmsghdr` list (len, level, type, then data aligned to 8 bytes) and closes
+    /// every descriptor of an `SCM_RIGHTS` message.
+    private func closePassedDescriptors(_ control: UnsafeMutableRawBufferPointer, length: Int) {
+        let header = MemoryLayout<cmsghdr>.size
+        var offset = 0
+        while offset + header <= length {
+            let item = control.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
+            let itemLength = Int(item.cmsg_len)
+            if itemLength < header { return }
+            if item.cmsg_level == SOL_SOCKET && item.cmsg_type == Int32(SCM_RIGHTS) {
+                var position = offset + header
+                while position + 4 <= offset + itemLength {
+                    close(control.loadUnaligned(fromByteOffset: position, as: Int32.self))
+                    position += 4
+                }
+            }
+            offset += (itemLength + 7) & ~7
+        }
+    }
+}

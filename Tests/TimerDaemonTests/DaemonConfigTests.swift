@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import TimerDaemon
+
+@Suite("timerd.conf: KEY=VALUE lines with file:line errors")
+struct DaemonConfigTests {
+    @Test("An empty file, comments and blank lines give the defaults")
+    func defaults() throws {
+        let config = try DaemonConfig.parse("# nothing here\n\n   \n  # indented comment\n", path: "/etc/timerd.conf")
+        #expect(config == DaemonConfig())
+        #expect(config.historyLimit == 1_000)
+        #expect(config.historyMaxAgeSeconds == 604_800)
+        #expect(config.maximumTimersPerUser == 10_000)
+        #expect(config.maximumConnections == 1_024)
+    }
+
+    @Test("Every key is read, with spaces around = and CRLF line ends")
+    func everyKey() throws {
+        let text = "history_limit = 50\r\nhistory_max_age=2d\nmax_timers_per_user=7\n  max_connections=3  \n"
+        let config = try DaemonConfig.parse(text, path: "/x.conf")
+        #expect(config.historyLimit == 50)
+        #expect(config.historyMaxAgeSeconds == 172_800)
+        #expect(config.maximumTimersPerUser == 7)
+        #expect(config.maximumConnections == 3)
+    }
+
+    @Test("A key given twice takes its last value")
+    func lastWins() throws {
+        #expect(try DaemonConfig.parse("history_limit=1\nhistory_limit=2\n", path: "/x").historyLimit == 2)
+    }
+
+    @Test(
+        "Bad lines are reported with file and line",
+        arguments: [
+            (
+                "# c\n\nhistroy_limit=5\n",
+                "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
+                    + "max_timers_per_user, max_connections"
+            ),
+            ("history_limit\n", "/etc/timerd.conf:1: expected KEY=VALUE, got \"history_limit\""),
+            (
+                "history_limit=-1\n",
+                "/etc/timerd.conf:1: history_limit must be a whole number from 0 to 1000000, got \"-1\""
+            ),
+            (
+                "max_connections=0\n",
+                "/etc/timerd.conf:1: max_connections must be a whole number from 1 to 65536, got \"0\""
+            ),
+            (
+                "max_timers_per_user=lots\n",
+                "/etc/timerd.conf:1: max_timers_per_user must be a whole number from 1 to 1000000, got \"lots\""
+            ),
+        ])
+    func badLines(text: String, message: String) {
+        #expect(throws: DaemonConfig.ConfigError.self) { try DaemonConfig.parse(text, path: "/etc/timerd.conf") }
+        do {
+            _ = try DaemonConfig.parse(text, path: "/etc/timerd.conf")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("history_max_age uses the duration parser and names the key in errors")
+    func badAge() {
+        do {
+            _ = try DaemonConfig.parse("\nhistory_max_age=soon\n", path: "/c")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.description.hasPrefix("/c:2: history_max_age: "))
+        }
+    }
+
+    @Test("The default path: /etc for root, else XDG_CONFIG_HOME, else HOME")
+    func defaultPath() {
+        #expect(DaemonConfig.defaultPath(uid: 0, environment: ["XDG_CONFIG_HOME": "/x"]) == "/etc/timerd.conf")
+        #expect(
+            DaemonConfig.defaultPath(uid: 1000, environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/home/a"])
+                == "/x/timerd/timerd.conf")
+        #expect(
+            DaemonConfig.defaultPath(uid: 1000, environment: ["HOME": "/home/a"])
+                == "/home/a/.config/timerd/timerd.conf"
+        )
+        #expect(DaemonConfig.defaultPath(uid: 1000, environment: [:]) == nil)
+    }
+
+    @Test("Command-line flags override the file; --config chooses it; a missing file means defaults")
+    func resolve() throws {
+        let directory = NSTemporaryDirectory() + "/timerd-config-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/timerd.conf"
+        try "max_connections=5\nmax_timers_per_user=6\nhistory_limit=7\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        var options = try DaemonOptions.parse(["--config", path, "--max-connections", "9"])
+        let resolved = try DaemonConfig.resolve(options: options, uid: 1000, environment: [:])
+        #expect(resolved.path == path)
+        #expect(resolved.config.maximumConnections == 9)
+        #expect(resolved.config.maximumTimersPerUser == 6)
+        #expect(resolved.config.historyLimit == 7)
+        options.configPath = directory + "/missing.conf"
+        #expect(try DaemonConfig.resolve(options: options, uid: 1000, environment: [:]).config.historyLimit == 1_000)
+        #expect(try DaemonConfig.load(path: directory + "/missing.conf") == nil)
+    }
+}
