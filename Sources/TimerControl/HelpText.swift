@@ -29,7 +29,8 @@ enum HelpText {
         \(globalOptions)
 
         Exit status: 0 success, 1 operation failed (no such timer, invalid state, wait on a
-        stopped timer, a bad configuration file on reload), 64 usage error, 69 daemon unavailable, 76 bad reply from the daemon.
+        stopped timer, a bad configuration file on reload), 64 usage error, 69 daemon
+        unavailable, 76 bad reply from the daemon.
         See 'timerctl COMMAND --help' for a command's details.
 
         """
