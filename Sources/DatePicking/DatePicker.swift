@@ -145,7 +145,8 @@ public struct DatePicker: Sendable, Hashable, Codable {
     /// (01:37Z) with an interval of 15 becomes 01:30 BST (00:30Z), one hour earlier (rule B9).
     ///
     /// In countdown mode, setting loads the instant's local hour and minute as ``countDownDuration`` (A12).
-    /// A non-finite date is ignored; dates are clamped to `Date.distantPast...Date.distantFuture`.
+    /// A non-finite date is ignored; dates are clamped to `Date.distantPast` … ``latestDate``
+    /// (the end of year 10 000, the last row of the year wheel, rule B15).
     public var date: Date {
         get { effectiveDate(in: effectiveCalendar) }
         set {
@@ -236,10 +237,14 @@ public struct DatePicker: Sendable, Hashable, Codable {
         return wallTime.resolved(in: calendar).flatMap(Self.sanitized) ?? value
     }
 
-    /// Replaces a non-finite date by `nil` and clamps others to `Date.distantPast...Date.distantFuture`.
+    /// The latest date the model holds: 10000-12-31T23:59:59Z. The year wheel runs to year 10 000 (rule B15),
+    /// so `Date.distantFuture` (year 4001) would cut it short.
+    public static let latestDate = Date(timeIntervalSinceReferenceDate: 252_455_615_999)
+
+    /// Replaces a non-finite date by `nil` and clamps others to `Date.distantPast` … ``latestDate``.
     static func sanitized(_ value: Date) -> Date? {
         guard value.timeIntervalSinceReferenceDate.isFinite else { return nil }
-        return Swift.min(Swift.max(value, .distantPast), .distantFuture)
+        return Swift.min(Swift.max(value, .distantPast), latestDate)
     }
 
     // MARK: Countdown
