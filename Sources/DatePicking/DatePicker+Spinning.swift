@@ -108,7 +108,11 @@ extension DatePicker {
         }
         let (result, restriction) = restrict(candidate, previous: previous, spun: wheel, calendar: calendar)
         let changed = result != previous
-        if changed, let instant = result.resolved(in: calendar), let value = Self.sanitized(instant) {
+        // Any settled gesture rebuilds the date from the selection (B17.5), even a full turn of a wrapping wheel:
+        // the fraction of a second goes and a repeated wall time becomes its first occurrence (A3, B24).
+        if rows != 0 || changed || restriction != nil, let instant = result.resolved(in: calendar),
+            let value = Self.sanitized(instant)
+        {
             storedDate = rounded(value, in: calendar)
         }
         return SpinOutcome(sentValueChanged: changed || restriction != nil, restriction: restriction)

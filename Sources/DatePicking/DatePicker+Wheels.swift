@@ -55,7 +55,15 @@ extension DatePicker {
     ///   - kind: The wheel.
     /// - Returns: `false` for a disabled row or a value the wheel does not have.
     public func isEnabled(_ value: WheelValue, in kind: WheelKind) -> Bool {
-        if datePickerMode == .countDownTimer { return kind == .countdownHour || kind == .countdownMinute }
+        let interval = minuteInterval
+        if datePickerMode == .countDownTimer {
+            switch (kind, value) {
+            case (.countdownHour, .number(let hour)): return (0...23).contains(hour)
+            case (.countdownMinute, .number(let minute)): return (0...59).contains(minute) && minute % interval == 0
+            default: return false
+            }
+        }
+        guard layout.logical.contains(kind) else { return false }
         let calendar = effectiveCalendar
         let current = selection(in: calendar)
         var candidate = current
@@ -67,22 +75,24 @@ extension DatePicker {
             candidate.minute = 0
             granularity = .hour
         case (.minute, .number(let minute)):
-            guard (0...59).contains(minute) else { return false }
+            guard (0...59).contains(minute), minute % interval == 0 else { return false }
             candidate.minute = minute
             granularity = .minute
         case (.ampm, .meridiem(let meridiem)):
             candidate.hour = current.hour % 12 + (meridiem == .pm ? 12 : 0)
             granularity = .hour
         case (.day, .number(let day)):
+            guard (1...(calendar.maximumRange(of: .day)?.count ?? 31)).contains(day) else { return false }
             candidate.day = day
             granularity = .day
             guard candidate.existingDate(in: calendar, to: .day) != nil else { return false }
         case (.month, .number(let month)):
+            guard (1...(calendar.maximumRange(of: .month)?.count ?? 12)).contains(month) else { return false }
             candidate.month = month
             candidate.day = 1
             granularity = .month
         case (.year, .number(let year)):
-            guard year >= 1 else { return false }
+            guard (1...10_000).contains(year) else { return false }
             candidate.year = year
             granularity = .year
         case (.date, .day(let day)):
@@ -135,7 +145,9 @@ extension DatePicker {
         let now = Self.sanitized(environment.now) ?? storedDate
         let today = Self.noon(of: now, in: calendar)
         let offset = dayOffset(of: selection, from: today, calendar: calendar)
-        guard abs(offset) > Self.dateWheelRadius, let selected = selection.resolved(in: calendar) else { return today }
+        guard offset.magnitude > Self.dateWheelRadius, let selected = selection.resolved(in: calendar) else {
+            return today
+        }
         return Self.noon(of: selected, in: calendar)
     }
 

@@ -27,7 +27,19 @@ public struct DatePicker: Sendable, Hashable, Codable {
     ///
     /// Changing the mode keeps ``date`` and the countdown selection (rule B28): switching to
     /// ``DatePickerMode/countDownTimer`` restores the previous countdown value, or one interval.
-    public var datePickerMode: DatePickerMode = .dateAndTime
+    ///
+    /// When the old and new modes share no displayed wheel units (``DatePickerMode/time`` and
+    /// ``DatePickerMode/date``), the stored date is rebuilt from the last selection: the wall time the wheels
+    /// showed, so whole seconds stay and the fraction of a second goes (rule B28, decision A3).
+    public var datePickerMode: DatePickerMode = .dateAndTime {
+        didSet {
+            guard Self.shareNoDisplayedUnits(oldValue, datePickerMode) else { return }
+            let calendar = effectiveCalendar
+            if let rebuilt = selection(in: calendar).resolved(in: calendar).flatMap(Self.sanitized) {
+                storedDate = rounded(rebuilt, in: calendar)
+            }
+        }
+    }
 
     /// The earliest selectable date, or `nil` for no lower bound. Default `nil`.
     ///
@@ -47,8 +59,10 @@ public struct DatePicker: Sendable, Hashable, Codable {
 
     /// The calendar the wheels count in, or `nil` for ``DatePickerEnvironment/calendar``. Default `nil`.
     ///
-    /// The calendar's own time zone is ignored; ``timeZone`` (or the environment's) is always applied, so the
-    /// model never picks up the system zone that `Calendar(identifier:)` carries.
+    /// When ``timeZone`` is `nil`, the calendar's own time zone applies (rule B2), except for the two zones that
+    /// stand for "no particular zone": the process's current zone, which `Calendar(identifier:)` and
+    /// `Calendar.current` carry, and GMT, which ``calendar(identifier:)`` uses. Those mean the environment's
+    /// zone, so the model never picks up the system zone. Its identifier is merged into ``effectiveLocale``.
     public var calendar: Calendar?
 
     /// The locale whose patterns order the wheels, or `nil` for ``DatePickerEnvironment/locale`` plus the system
@@ -131,7 +145,8 @@ public struct DatePicker: Sendable, Hashable, Codable {
     /// (01:37Z) with an interval of 15 becomes 01:30 BST (00:30Z), one hour earlier (rule B9).
     ///
     /// In countdown mode, setting loads the instant's local hour and minute as ``countDownDuration`` (A12).
-    /// A non-finite date is ignored; dates are clamped to `Date.distantPast...Date.distantFuture`.
+    /// A non-finite date is ignored; dates are clamped to `Date.distantPast` … ``latestDate``
+    /// (the end of year 10 000, the last row of the year wheel, rule B15).
     public var date: Date {
         get { effectiveDate(in: effectiveCalendar) }
         set {
@@ -157,16 +172,38 @@ public struct DatePicker: Sendable, Hashable, Codable {
         self.date = date
     }
 
-    /// The calendar actually used: ``calendar`` or the environment's, in ``timeZone`` or the environment's.
+    /// The calendar actually used: ``calendar`` or the environment's, in ``timeZone``, else the calendar's own
+    /// zone (see ``calendar``), else the environment's (rule B2).
     public var effectiveCalendar: Calendar {
         var result = calendar ?? environment.calendar
-        let zone = timeZone ?? environment.timeZone
+        let zone = timeZone ?? calendar.flatMap(Self.explicitZone) ?? environment.timeZone
         if result.timeZone != zone { result.timeZone = zone }
         return result
     }
 
-    /// The locale actually used for the wheel patterns: ``locale`` or the environment's.
-    public var effectiveLocale: Locale { locale ?? environment.locale }
+    /// A calendar's time zone, unless it is one that stands for "the current zone" (see ``calendar``).
+    static func explicitZone(of calendar: Calendar) -> TimeZone? {
+        let zone = calendar.timeZone
+        if zone == .gmt || zone.identifier == TimeZone.current.identifier { return nil }
+        return zone
+    }
+
+    /// The locale actually used for the wheel patterns: ``locale`` or the environment's, with the identifier of
+    /// ``calendar`` (when set) merged in as the `calendar` keyword, like UIKit (rule B2). So en_US with the
+    /// Hebrew calendar orders `.date` wheels day, month, year (`d MMMM y`), not month, day, year.
+    public var effectiveLocale: Locale {
+        let base = locale ?? environment.locale
+        guard let calendar else { return base }
+        var components = Locale.Components(locale: base)
+        guard components.calendar != calendar.identifier else { return base }
+        components.calendar = calendar.identifier
+        return Locale(components: components)
+    }
+
+    /// Whether two modes show no wheel unit in common (AM/PM aside): only `.time` and `.date` (rule B28).
+    static func shareNoDisplayedUnits(_ old: DatePickerMode, _ new: DatePickerMode) -> Bool {
+        (old == .time && new == .date) || (old == .date && new == .time)
+    }
 
     /// The bounds that apply now: none in countdown mode or when `minimumDate > maximumDate` (rule B10).
     var validBounds: (minimum: Date?, maximum: Date?) {
@@ -200,10 +237,14 @@ public struct DatePicker: Sendable, Hashable, Codable {
         return wallTime.resolved(in: calendar).flatMap(Self.sanitized) ?? value
     }
 
-    /// Replaces a non-finite date by `nil` and clamps others to `Date.distantPast...Date.distantFuture`.
+    /// The latest date the model holds: 10000-12-31T23:59:59Z. The year wheel runs to year 10 000 (rule B15),
+    /// so `Date.distantFuture` (year 4001) would cut it short.
+    public static let latestDate = Date(timeIntervalSinceReferenceDate: 252_455_615_999)
+
+    /// Replaces a non-finite date by `nil` and clamps others to `Date.distantPast` … ``latestDate``.
     static func sanitized(_ value: Date) -> Date? {
         guard value.timeIntervalSinceReferenceDate.isFinite else { return nil }
-        return Swift.min(Swift.max(value, .distantPast), .distantFuture)
+        return Swift.min(Swift.max(value, .distantPast), latestDate)
     }
 
     // MARK: Countdown

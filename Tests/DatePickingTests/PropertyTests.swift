@@ -156,9 +156,9 @@ struct PropertyTests {
         if let maximum = bounds.maximum, date > maximum { problems.append("date \(date) after maximum \(maximum)") }
         let calendar = picker.effectiveCalendar
         let wall = WallTime(date, in: calendar)
-        // Dates are clamped to Date.distantPast...Date.distantFuture, which counts as a bound too.
+        // Dates are clamped to Date.distantPast...DatePicker.latestDate, which counts as a bound too.
         let atBound =
-            date == bounds.minimum || date == bounds.maximum || date == .distantPast || date == .distantFuture
+            date == bounds.minimum || date == bounds.maximum || date == .distantPast || date == DatePicker.latestDate
         // Alignment: with rounding on, the minute is a multiple of the interval unless a bound or a zone
         // transition (a gap the floored wall time fell into, B7 rebuild) prevents it.
         if picker.roundsToMinuteInterval, wall.minute % interval != 0, !atBound {
