@@ -59,10 +59,11 @@ public struct DatePicker: Sendable, Hashable, Codable {
 
     /// The calendar the wheels count in, or `nil` for ``DatePickerEnvironment/calendar``. Default `nil`.
     ///
-    /// When ``timeZone`` is `nil`, the calendar's own time zone applies (rule B2), except for the two zones that
-    /// stand for "no particular zone": the process's current zone, which `Calendar(identifier:)` and
-    /// `Calendar.current` carry, and GMT, which ``calendar(identifier:)`` uses. Those mean the environment's
-    /// zone, so the model never picks up the system zone. Its identifier is merged into ``effectiveLocale``.
+    /// The calendar's own time zone is not used: when ``timeZone`` is `nil` the environment's zone applies.
+    /// UIKit (rule B2) would use the calendar's zone, but a Foundation `Calendar` always carries one, the
+    /// system's unless set, so it cannot say "no particular zone"; honouring it would make results depend on
+    /// the machine. Set ``timeZone`` (or the environment's zone) instead. The calendar's identifier is merged
+    /// into ``effectiveLocale``.
     public var calendar: Calendar?
 
     /// The locale whose patterns order the wheels, or `nil` for ``DatePickerEnvironment/locale`` plus the system
@@ -172,20 +173,13 @@ public struct DatePicker: Sendable, Hashable, Codable {
         self.date = date
     }
 
-    /// The calendar actually used: ``calendar`` or the environment's, in ``timeZone``, else the calendar's own
-    /// zone (see ``calendar``), else the environment's (rule B2).
+    /// The calendar actually used: ``calendar`` or the environment's, in ``timeZone``, else in the environment's
+    /// zone (rule B2; see ``calendar`` for why the calendar's own zone is not used).
     public var effectiveCalendar: Calendar {
         var result = calendar ?? environment.calendar
-        let zone = timeZone ?? calendar.flatMap(Self.explicitZone) ?? environment.timeZone
+        let zone = timeZone ?? environment.timeZone
         if result.timeZone != zone { result.timeZone = zone }
         return result
-    }
-
-    /// A calendar's time zone, unless it is one that stands for "the current zone" (see ``calendar``).
-    static func explicitZone(of calendar: Calendar) -> TimeZone? {
-        let zone = calendar.timeZone
-        if zone == .gmt || zone.identifier == TimeZone.current.identifier { return nil }
-        return zone
     }
 
     /// The locale actually used for the wheel patterns: ``locale`` or the environment's, with the identifier of

