@@ -293,7 +293,7 @@ public final class Daemon {
 
     /// Saves the state if anything changed (one fsync for every request of this turn), then sends replies.
     private func commit() {
-        if stateIsDirty {
+        if stateIsDirty, options.savePolicy == .everyChange {
             do {
                 try store.save(service.engine.snapshot, bootID: bootID)
                 stateIsDirty = false

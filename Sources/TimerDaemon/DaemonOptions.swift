@@ -18,6 +18,8 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The permission bits of a socket timerd binds itself (default 0600: only its owner may connect;
     /// 0666 or 0660 lets other users in, who then see only their own timers).
     public var socketMode: UInt32 = 0o600
+    /// When the state is saved (default ``SavePolicy/everyChange``).
+    public var savePolicy: SavePolicy = .everyChange
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -48,6 +50,8 @@ public struct DaemonOptions: Sendable, Equatable {
           --max-timers-per-user N   most live timers per user (default 10000)
           --socket-mode MODE        octal permissions of the socket (default 0600; 0666 lets
                                     every user connect, each seeing only their own timers)
+          --save WHEN               change: save every change before acknowledging it (default);
+                                    exit: only at a clean stop (benchmarks; a crash loses timers)
           -h, --help                show this help
           --version                 show the version
 
@@ -102,6 +106,12 @@ public struct DaemonOptions: Sendable, Equatable {
                         message: "--socket-mode must be octal permissions such as 0600 or 0660, got \"\(text)\"")
                 }
                 options.socketMode = mode
+            case "--save":
+                let text = try value(argument)
+                guard let policy = SavePolicy(rawValue: text) else {
+                    throw UsageError(message: "--save must be change or exit, got \"\(text)\"")
+                }
+                options.savePolicy = policy
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown argument \"\(argument)\"")

@@ -130,6 +130,8 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerWait = "timer.wait"
     /// `{}` → ``PingResult``.
     case daemonPing = "daemon.ping"
+    /// `{}` → ``StatsResult``: timer counts and the lateness of recent firings.
+    case daemonStats = "daemon.stats"
 }
 
 /// The result of `daemon.ping`.

@@ -298,6 +298,12 @@ public struct TimerService: Sendable {
             let result = PingResult(
                 version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid)
             return .result(try encoder.encode(result), changed: false)
+        case .daemonStats:
+            try Self.allowOnly([], in: params, method: method)
+            let result = StatsResult(
+                liveTimers: engine.liveCount, runningTimers: engine.runningCount,
+                firedTimers: engine.lateness.totalCount, latenessMicroseconds: engine.lateness.summary)
+            return .result(try encoder.encode(result), changed: false)
         }
     }
 
