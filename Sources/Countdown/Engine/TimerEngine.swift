@@ -47,7 +47,7 @@ public struct TimerEngine: Sendable {
     /// How many ended timers are kept for `status --all` (oldest dropped first); ≥ 0.
     public var historyLimit: Int
 
-    private var timers: [UInt64: TimerRecord] = [:]
+    private var timers = RecordTable()
     private var liveNames: [NameKey: UInt64] = [:]
     private var endedOrder: [UInt64] = []
     private var queue = DeadlineQueue()
@@ -348,7 +348,7 @@ public struct TimerEngine: Sendable {
     ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
     /// - Returns: the timers finished as missed.
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
-        timers = [:]
+        timers = RecordTable()
         liveNames = [:]
         endedOrder = []
         queue = DeadlineQueue()
