@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
+        .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
+        .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
         .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),

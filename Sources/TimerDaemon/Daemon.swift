@@ -37,6 +37,8 @@ public final class Daemon {
     private var idleSince: Int64
     private var isRunning = true
     private var stateIsDirty = false
+    /// A request of this turn changed the state: its reply waits for an `fsync`.
+    private var syncIsNeeded = false
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
     private var config: DaemonConfig
     private let configPath: String?
@@ -252,6 +254,7 @@ public final class Daemon {
         let context = RequestContext(uid: connection.uid, waiter: waiter)
         let outcome = service.handle(line: line, context: context)
         if outcome.changedState { stateIsDirty = true }
+        if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
             queue(reply, to: connection)
         } else if service.engine.isWaiting(waiter) {
@@ -348,15 +351,18 @@ public final class Daemon {
         pendingFlush.insert(connection.token)
     }
 
-    /// Journals this turn's changes (one fsync for every request of the turn), then sends replies;
+    /// Journals this turn's changes (one fsync for every request of the turn; none when timers only
+    /// finished on their own, see ``DurableStore/commit(_:sync:snapshot:)``), then sends replies;
     /// compacts the journal afterwards if it has grown past its limit. When the journal cannot be
     /// written, this turn's replies are not sent (their connections are closed): nothing is
     /// acknowledged that is not durable, and the next turn writes a whole snapshot instead.
     private func commit() {
-        if stateIsDirty {
+        if stateIsDirty, options.savePolicy == .everyChange {
             do {
-                try store.commit(service.engine.takeChanges(), snapshot: { service.engine.snapshot })
+                try store.commit(
+                    service.engine.takeChanges(), sync: syncIsNeeded, snapshot: { service.engine.snapshot })
                 stateIsDirty = false
+                syncIsNeeded = false
             } catch {
                 log("error: could not write \(store.journalPath): \(error); dropping this turn's replies")
                 for token in pendingFlush {

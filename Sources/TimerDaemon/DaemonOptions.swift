@@ -30,6 +30,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var historyMaximumAge: Double?
     /// Compact the journal into a snapshot after this many records (default 10,000); hidden, for tests.
     public var journalMaximumRecords: Int = 10_000
+    /// When the state is saved (default ``SavePolicy/everyChange``; `--save exit` is for benchmarks).
+    public var savePolicy: SavePolicy = .everyChange
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -71,6 +73,8 @@ public struct DaemonOptions: Sendable, Equatable {
           --history-max-age DURATION
                                     keep ended timers this long (default 7d; overrides the file);
                                     the smaller of the two limits wins
+          --save WHEN               change: save every change before acknowledging it (default);
+                                    exit: only at a clean stop (benchmarks; a crash loses timers)
           -h, --help                show this help
           --version                 show the version
 
@@ -140,6 +144,12 @@ public struct DaemonOptions: Sendable, Equatable {
                     throw UsageError(message: "\(argument): \(error)")
                 }
             case "--journal-max-records": options.journalMaximumRecords = try count(argument)
+            case "--save":
+                let text = try value(argument)
+                guard let policy = SavePolicy(rawValue: text) else {
+                    throw UsageError(message: "--save must be change or exit, got \"\(text)\"")
+                }
+                options.savePolicy = policy
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown argument \"\(argument)\"")

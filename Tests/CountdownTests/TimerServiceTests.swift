@@ -52,7 +52,7 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 }
 
 private let methodList =
-    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload"
+    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {

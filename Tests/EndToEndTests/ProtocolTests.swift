@@ -29,7 +29,7 @@ struct ProtocolTests {
         #expect(error(unknown).code == -32601)
         #expect(
             error(unknown).message
-                == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload"
+                == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
         )
         #expect(unknown["id"] as? Int == 2)
 

@@ -9,7 +9,7 @@ struct DaemonOptionsTests {
         let options = try DaemonOptions.parse([
             "--socket", "/tmp/t.sock", "--state-dir", "/tmp/state", "--exit-when-idle", "300", "--request-timeout",
             "2.5",
-            "--max-connections", "8", "--max-timers-per-user", "100",
+            "--max-connections", "8", "--max-timers-per-user", "100", "--save", "exit",
         ])
         #expect(options.socketPath == "/tmp/t.sock")
         #expect(options.stateDirectory == "/tmp/state")
@@ -17,6 +17,8 @@ struct DaemonOptionsTests {
         #expect(options.requestTimeoutSeconds == 2.5)
         #expect(options.maximumConnections == 8)
         #expect(options.timersPerUser == 100)
+        #expect(options.savePolicy == .atExit)
+        #expect(DaemonOptions().savePolicy == .everyChange)
         #expect(try DaemonOptions.parse([]) == DaemonOptions())
     }
 
@@ -24,6 +26,7 @@ struct DaemonOptionsTests {
         "bad arguments name what is wrong",
         arguments: [
             (["--frob"], "unknown argument \"--frob\""),
+            (["--save", "never"], "--save must be change or exit, got \"never\""),
             (["--socket"], "--socket needs a value"),
             (["--exit-when-idle", "soon"], "--exit-when-idle must be a positive number of seconds, got \"soon\""),
             (["--request-timeout", "-1"], "--request-timeout must be a positive number of seconds, got \"-1\""),

@@ -15,7 +15,7 @@ public struct DeadlineQueue: Sendable {
     }
 
     private var heap: [Entry] = []
-    private var positions: [UInt64: Int] = [:]
+    private var positions: [UInt64: Int32] = [:]  // 12 bytes a bucket instead of 16
 
     /// Creates an empty queue.
     public init() {}
@@ -38,13 +38,14 @@ public struct DeadlineQueue: Sendable {
     ///
     /// - Complexity: O(log n).
     public mutating func schedule(_ id: UInt64, at deadline: BootInstant) {
-        if let index = positions[id] {
+        if let slot = positions[id] {
+            let index = Int(slot)
             let old = heap[index]
             heap[index].deadline = deadline
             if heap[index].precedes(old) { siftUp(index) } else { siftDown(index) }
         } else {
             heap.append(Entry(deadline: deadline, id: id))
-            positions[id] = heap.count - 1
+            positions[id] = Int32(heap.count - 1)
             siftUp(heap.count - 1)
         }
         checkInvariants()
@@ -56,13 +57,14 @@ public struct DeadlineQueue: Sendable {
     /// - Complexity: O(log n).
     @discardableResult
     public mutating func remove(_ id: UInt64) -> Bool {
-        guard let index = positions.removeValue(forKey: id) else { return false }
+        guard let slot = positions.removeValue(forKey: id) else { return false }
+        let index = Int(slot)
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last
-            positions[last.id] = index
+            positions[last.id] = Int32(index)
             siftUp(index)
-            if let moved = positions[last.id] { siftDown(moved) }
+            if let moved = positions[last.id] { siftDown(Int(moved)) }
         }
         checkInvariants()
         return true
@@ -107,8 +109,8 @@ public struct DeadlineQueue: Sendable {
 
     private mutating func swapAt(_ a: Int, _ b: Int) {
         heap.swapAt(a, b)
-        positions[heap[a].id] = a
-        positions[heap[b].id] = b
+        positions[heap[a].id] = Int32(a)
+        positions[heap[b].id] = Int32(b)
     }
 
     /// Checks the heap order and the index in debug builds (O(n); skipped for large heaps).
@@ -117,7 +119,7 @@ public struct DeadlineQueue: Sendable {
             guard heap.count <= 512 else { return }
             precondition(positions.count == heap.count, "DeadlineQueue: index and heap sizes differ")
             for (index, entry) in heap.enumerated() {
-                precondition(positions[entry.id] == index, "DeadlineQueue: index is stale for \(entry.id)")
+                precondition(positions[entry.id] == Int32(index), "DeadlineQueue: index is stale for \(entry.id)")
                 if index > 0 {
                     precondition(!entry.precedes(heap[(index - 1) / 4]), "DeadlineQueue: heap order broken")
                 }

@@ -62,13 +62,16 @@ public struct TimerEngine: Sendable {
     /// Together with ``historyLimit``: whichever keeps fewer wins.
     public var historyMaximumAge: Double?
 
-    var timers: TimerTable = [:]
+    var timers = RecordTable()
     private var liveNames: [NameKey: UInt64] = [:]
     private var endedOrder: [UInt64] = []
     private var queue = DeadlineQueue()
     private var waiters: [UInt64: [WaiterID]] = [:]
     private var waiterTimers: [WaiterID: UInt64] = [:]
     private(set) var nextID: UInt64 = 1
+    private var liveTotal = 0
+    /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
+    public private(set) var lateness = LatenessRecorder()
 
     /// Creates an empty engine.
     ///
@@ -180,6 +183,7 @@ public struct TimerEngine: Sendable {
             accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
             endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline)
         timers[id] = record
+        liveTotal += 1
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let deadline = record.deadline { queue.schedule(id, at: deadline) }
         return record.info(at: now, wallNow: clock.wallNow())
@@ -319,9 +323,9 @@ public struct TimerEngine: Sendable {
     public var nextDeadline: BootInstant? { queue.first?.deadline }
 
     /// The number of live (running or paused) timers.
-    public var liveCount: Int {
-        liveNames.count + timers.values.lazy.filter { $0.name == nil && $0.state.isLive }.count
-    }
+    ///
+    /// - Complexity: O(1): a counter kept by every transition (the daemon reads it on each turn of its loop).
+    public var liveCount: Int { liveTotal }
 
     /// The number of running timers.
     public var runningCount: Int { queue.count }
@@ -338,6 +342,7 @@ public struct TimerEngine: Sendable {
         let wall = clock.wallNow()
         return due.map { entry in
             let lateness = now.nanoseconds(since: entry.deadline)
+            self.lateness.record(nanoseconds: lateness)
             return end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9))
         }
     }
@@ -362,12 +367,13 @@ public struct TimerEngine: Sendable {
     ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
     /// - Returns: the timers finished as missed.
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
-        timers = [:]
+        timers = RecordTable()
         liveNames = [:]
         endedOrder = []
         queue = DeadlineQueue()
         waiters = [:]
         waiterTimers = [:]
+        liveTotal = 0
         nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
         let now = clock.now()
         let wall = clock.wallNow()
@@ -385,6 +391,7 @@ public struct TimerEngine: Sendable {
             }
             timers[record.id] = record
             if record.state.isLive {
+                liveTotal += 1
                 if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
             } else {
                 endedOrder.append(record.id)
@@ -444,6 +451,7 @@ public struct TimerEngine: Sendable {
 
     private mutating func end(_ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingInfo(id), waiters: []) }
+        if record.state.isLive { liveTotal -= 1 }
         record.accumulatedNanoseconds =
             state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
         record.state = state

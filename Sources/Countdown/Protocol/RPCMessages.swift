@@ -137,6 +137,8 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     /// `{}` → ``ReloadResult``, sent once the configuration was re-read (what SIGHUP does);
     /// root or the daemon's own user only.
     case daemonReload = "daemon.reload"
+    /// `{}` → ``StatsResult``: timer counts and the lateness of recent firings.
+    case daemonStats = "daemon.stats"
 }
 
 /// The result of `daemon.reload`.

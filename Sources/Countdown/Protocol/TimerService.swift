@@ -39,6 +39,9 @@ public struct ServiceOutcome: Sendable {
     public var wakeups: [(waiter: WaiterID, reply: [UInt8])]
     /// One line for the daemon's log when the request changed something (`started timer 3 ("tea"), 25m`).
     public var event: String?
+    /// Whether the request itself changed the state (start, stop, pause, resume), so that the
+    /// change must be durable before the reply is sent. Timers that merely finished do not count.
+    public var requiresDurability = false
     /// Timers that were due and finished just before the request ran.
     public var endings: [TimerEnding] = []
     /// Set for `daemon.reload`: the daemon reloads, then answers with
@@ -150,10 +153,12 @@ public struct TimerService: Sendable {
             switch try run(method, params: params, id: id, context: context) {
             case .result(let data, let changed, let event):
                 outcome.changedState = outcome.changedState || changed
+                outcome.requiresDurability = changed
                 outcome.event = event
                 outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
             case .stopped(let data, let ending):
                 outcome.changedState = true
+                outcome.requiresDurability = true
                 outcome.event = "stopped timer \(ending.timer.label)"
                 outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
                 outcome.wakeups += wakeups(for: ending)
@@ -315,6 +320,12 @@ public struct TimerService: Sendable {
         case .daemonReload:
             try Self.allowOnly([], in: params, method: method)
             return .reload
+        case .daemonStats:
+            try Self.allowOnly([], in: params, method: method)
+            let result = StatsResult(
+                liveTimers: engine.liveCount, runningTimers: engine.runningCount,
+                firedTimers: engine.lateness.totalCount, latenessMicroseconds: engine.lateness.summary)
+            return .result(try encoder.encode(result), changed: false)
         }
     }
 

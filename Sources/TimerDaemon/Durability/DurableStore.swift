@@ -119,15 +119,21 @@ final class DurableStore {
 
     /// Makes one turn's changes durable: appends them to the journal with one `fsync`.
     ///
+    /// With `sync: false` the records are written but not `fsync`'ed; the next synced commit (or
+    /// compaction) makes them durable. The daemon does this for turns whose only changes are timers
+    /// finishing on their own: nothing was acknowledged, and a finish lost to a crash is re-derived
+    /// from the deadline at the next start, so firing does not wait for the disk.
+    ///
     /// After an earlier failure, or before the first ``compact(_:)``, it writes a whole snapshot
     /// instead (from `snapshot`, evaluated only then): a journal whose `fsync` failed is not trusted.
     ///
     /// - Parameters:
     ///   - changes: what changed (``TimerEngine/takeChanges()``).
+    ///   - sync: whether to `fsync` (default true).
     ///   - snapshot: the whole state now.
     /// - Throws: ``SystemError`` or an encoding error: the changes may not be durable; the next
     ///   commit compacts.
-    func commit(_ changes: EngineChanges, snapshot: () -> EngineSnapshot) throws {
+    func commit(_ changes: EngineChanges, sync: Bool = true, snapshot: () -> EngineSnapshot) throws {
         guard !needsCompaction, let journal else {
             try compact(snapshot())
             return
@@ -141,7 +147,7 @@ final class DurableStore {
         if changes.nextID > journaledNextID { entries.append(.nextID(changes.nextID)) }
         guard !entries.isEmpty else { return }
         do {
-            try journal.append(entries)
+            try journal.append(entries, sync: sync)
         } catch {
             needsCompaction = true
             throw error

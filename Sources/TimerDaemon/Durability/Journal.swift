@@ -62,14 +62,15 @@ final class Journal {
         return Journal(path: path, begin: begin, fd: fd, size: bytes.count, recordCount: 0)
     }
 
-    /// Appends `entries` with one `write` and one `fsync`: when this returns they are durable.
+    /// Appends `entries` with one `write` and, when `sync` is true, one `fsync`: then, when this
+    /// returns, they and every earlier unsynced batch are durable (an `fsync` covers the whole file).
     ///
     /// On failure the file may end in a torn batch; the caller must not append again but start a
     /// new journal (``DurableStore`` compacts), and the next recovery cuts the torn tail off.
     ///
     /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
     ///   data's state is unknown), or an encoding error.
-    func append(_ entries: [JournalEntry]) throws {
+    func append(_ entries: [JournalEntry], sync: Bool = true) throws {
         guard !entries.isEmpty else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -82,7 +83,7 @@ final class Journal {
             }
         }
         try FileIO.writeAll(fd, bytes, path: path)
-        try FileIO.sync(fd, path: path)
+        if sync { try FileIO.sync(fd, path: path) }
         size += bytes.count
         recordCount += entries.count
     }

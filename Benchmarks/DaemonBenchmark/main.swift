@@ -1,0 +1,359 @@
+// A client-side load driver for timerd (and, for reference, redis-server) over a Unix socket,
+// plus the process-timing helpers Benchmarks/run needs. Glibc only: no Foundation in the loops.
+//
+// Usage: DaemonBenchmark COMMAND [options]; each command prints one JSON object on stdout.
+//   ping --socket PATH [--count N] [--redis]     round trips on one persistent connection
+//   load --socket PATH --count N [--seconds S]   pipelined timer.start (one connection, 256 in flight)
+//   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
+//   lateness --socket PATH [--count N]           N timers due within one second, then daemon.stats
+//   baseline [--count N]                         clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) loop
+//   exec [--runs N] -- PROGRAM ARGS…             whole-process wall time (posix_spawn to waitpid)
+//   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
+import Glibc
+
+// MARK: - Small helpers
+
+func fail(_ message: String) -> Never {
+    let line = Array("DaemonBenchmark: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(1)
+}
+
+func bootNanoseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+}
+
+func monotonicNanoseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+}
+
+/// Nearest-rank percentile of `sorted` (ascending).
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(sorted.count - 1, max(0, rank))]
+}
+
+func printJSON(_ fields: [(String, Double)]) {
+    let body = fields.map { name, value in
+        let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        return "\"\(name)\":\(text)"
+    }
+    print("{" + body.joined(separator: ",") + "}")
+}
+
+struct Options {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var command: [String] = []
+
+    init(_ arguments: ArraySlice<String>) {
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            if argument == "--" {
+                command = Array(rest)
+                return
+            }
+            if argument == "--redis" {
+                flags.insert(argument)
+            } else if argument.hasPrefix("--") {
+                values[argument] = rest.popFirst() ?? ""
+            } else {
+                fail("unexpected argument \(argument)")
+            }
+        }
+    }
+
+    func int(_ name: String, _ defaultValue: Int) -> Int { values[name].flatMap { Int($0) } ?? defaultValue }
+    func double(_ name: String, _ defaultValue: Double) -> Double {
+        values[name].flatMap { Double($0) } ?? defaultValue
+    }
+    var socket: String {
+        guard let path = values["--socket"] else { fail("--socket PATH is required") }
+        return path
+    }
+}
+
+// MARK: - A blocking (or non-blocking) line client
+
+final class LineClient {
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var pending: [UInt8] = []
+
+    init?(path: String) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("socket path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        if status != 0 {
+            close(fd)
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                fail("write: errno \(errno)")
+            }
+            offset += written
+        }
+    }
+
+    /// Reads until `lines` newlines have arrived; returns the last line read.
+    @discardableResult
+    func receiveLines(_ lines: Int) -> [UInt8] {
+        var remaining = lines
+        var last: [UInt8] = []
+        while remaining > 0 {
+            if let newline = pending.firstIndex(of: 10) {
+                last = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                remaining -= 1
+                continue
+            }
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { fail("connection closed by the server") }
+            pending += buffer[0..<count]
+        }
+        return last
+    }
+
+    /// Counts newlines in whatever is readable now (non-blocking callers); -1 when closed.
+    func drainNewlines() -> Int {
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? 0 : -1 }
+        if count == 0 { return -1 }
+        var lines = 0
+        for index in 0..<count where buffer[index] == 10 { lines += 1 }
+        return lines
+    }
+}
+
+func startRequest(id: Int, seconds: Double) -> [UInt8] {
+    Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"timer.start","params":{"durations":[\#(seconds)]}}"#.utf8)
+        + [10]
+}
+
+// MARK: - Commands
+
+/// Round trips of a ping on one persistent connection, same loop for timerd and redis.
+func ping(_ options: Options) {
+    guard let client = LineClient(path: options.socket) else { fail("cannot connect to \(options.socket)") }
+    let count = options.int("--count", 10_000)
+    let request =
+        options.flags.contains("--redis")
+        ? Array("PING\r\n".utf8) : Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
+    for _ in 0..<min(1_000, count) {
+        client.send(request)
+        client.receiveLines(1)
+    }
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = monotonicNanoseconds()
+        client.send(request)
+        client.receiveLines(1)
+        samples.append(Double(monotonicNanoseconds() - start) / 1_000)
+    }
+    samples.sort()
+    printJSON([
+        ("count", Double(count)), ("p50_us", percentile(samples, 0.5)), ("p99_us", percentile(samples, 0.99)),
+        ("max_us", samples.last ?? 0),
+    ])
+}
+
+/// Starts `count` timers over one connection with up to `window` requests in flight.
+func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256) -> Double {
+    guard let client = LineClient(path: socket) else { fail("cannot connect to \(socket)") }
+    let start = monotonicNanoseconds()
+    var sent = 0
+    var received = 0
+    while received < count {
+        var batch: [UInt8] = []
+        while sent < count && sent - received < window {
+            batch += startRequest(id: sent + 1, seconds: seconds(sent))
+            sent += 1
+        }
+        if !batch.isEmpty { client.send(batch) }
+        let reply = client.receiveLines(1)
+        if reply.count < 20 || reply.starts(with: Array(#"{"error""#.utf8)) {
+            fail("timer.start failed: \(String(decoding: reply, as: UTF8.self))")
+        }
+        received += 1
+    }
+    return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+}
+
+func loadCommand(_ options: Options) {
+    let count = options.int("--count", 1_000)
+    let seconds = options.double("--seconds", 86_400)
+    let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
+    printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
+}
+
+/// `clients` connections with one `timer.start` in flight each, like redis-benchmark -c.
+func starts(_ options: Options) {
+    let clientCount = options.int("--clients", 16)
+    let count = options.int("--count", 2_000)
+    let clients = (0..<clientCount).map { _ in
+        guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
+        return client
+    }
+    for client in clients { _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK) }
+    var sent = 0
+    var received = 0
+    let start = monotonicNanoseconds()
+    for client in clients where sent < count {
+        client.send(startRequest(id: sent + 1, seconds: 86_400))
+        sent += 1
+    }
+    var pollSet = clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+    while received < count {
+        let ready = poll(&pollSet, nfds_t(pollSet.count), 10_000)
+        if ready < 0 && errno == EINTR { continue }
+        if ready <= 0 { fail("no reply within 10 s") }
+        for index in pollSet.indices where pollSet[index].revents != 0 {
+            let lines = clients[index].drainNewlines()
+            if lines < 0 { fail("connection closed") }
+            received += lines
+            for _ in 0..<lines where sent < count {
+                clients[index].send(startRequest(id: sent + 1, seconds: 86_400))
+                sent += 1
+            }
+        }
+    }
+    let rate = Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    printJSON([("clients", Double(clientCount)), ("count", Double(count)), ("starts_per_s", rate.rounded())])
+}
+
+/// Starts `count` timers whose deadlines are spread evenly over one second starting `lead` s from
+/// now, waits until they have all fired, and prints the daemon's own lateness figures.
+func lateness(_ options: Options) {
+    let count = options.int("--count", 10_000)
+    let lead = options.double("--lead", 2)
+    let firstDeadline = bootNanoseconds() + Int64(lead * 1e9)
+    _ = load(socket: options.socket, count: count) { index in
+        let deadline = firstDeadline + Int64(index) * 1_000_000_000 / Int64(count)
+        return Double(deadline - bootNanoseconds()) / 1e9
+    }
+    let waitUntil = firstDeadline + 1_500_000_000
+    var delay = timespec(tv_sec: Int(waitUntil / 1_000_000_000), tv_nsec: Int(waitUntil % 1_000_000_000))
+    while clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &delay, nil) == EINTR {}
+    guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
+    client.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#.utf8) + [10])
+    print(String(decoding: client.receiveLines(1), as: UTF8.self))
+}
+
+/// The floor: one thread sleeping to each of the same kind of deadlines with clock_nanosleep.
+func baseline(_ options: Options) {
+    let count = options.int("--count", 10_000)
+    let first = bootNanoseconds() + 200_000_000
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for index in 0..<count {
+        let deadline = first + Int64(index) * 1_000_000_000 / Int64(count)
+        var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &spec, nil) == EINTR {}
+        samples.append(Double(bootNanoseconds() - deadline) / 1_000)
+    }
+    samples.sort()
+    printJSON([
+        ("count", Double(count)), ("p50_us", percentile(samples, 0.5)), ("p99_us", percentile(samples, 0.99)),
+        ("max_us", samples.last ?? 0),
+    ])
+}
+
+func spawn(_ command: [String], quiet: Bool) -> pid_t {
+    guard !command.isEmpty else { fail("no program given after --") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if quiet {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    }
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
+    guard status == 0 else { fail("cannot run \(command[0]): errno \(status)") }
+    return pid
+}
+
+func waitFor(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status
+}
+
+/// Whole-process wall time: posix_spawn to waitpid, stdout and stderr to /dev/null.
+func execTime(_ options: Options) {
+    let runs = options.int("--runs", 50)
+    for _ in 0..<3 { _ = waitFor(spawn(options.command, quiet: true)) }
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = monotonicNanoseconds()
+        let status = waitFor(spawn(options.command, quiet: true))
+        samples.append(Double(monotonicNanoseconds() - start) / 1e6)
+        if status != 0 { fail("\(options.command.joined(separator: " ")) exited with status \(status)") }
+    }
+    samples.sort()
+    printJSON([("runs", Double(runs)), ("p50_ms", percentile(samples, 0.5)), ("p99_ms", percentile(samples, 0.99))])
+}
+
+/// Exec to the first successful daemon.ping reply, then SIGTERM and wait (the daemon saves on exit).
+func ready(_ options: Options) {
+    let start = monotonicNanoseconds()
+    let pid = spawn(options.command, quiet: false)
+    let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
+    var readyMilliseconds = -1.0
+    while monotonicNanoseconds() - start < 60_000_000_000 {
+        if let client = LineClient(path: options.socket) {
+            client.send(request)
+            if client.receiveLines(1).starts(with: Array(#"{"id":1,"jsonrpc":"2.0","result""#.utf8)) {
+                readyMilliseconds = Double(monotonicNanoseconds() - start) / 1e6
+                break
+            }
+        }
+        usleep(200)
+    }
+    kill(pid, SIGTERM)
+    _ = waitFor(pid)
+    if readyMilliseconds < 0 { fail("the daemon did not answer within 60 s") }
+    printJSON([("ready_ms", readyMilliseconds)])
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: DaemonBenchmark ping|load|starts|lateness|baseline|exec|ready …") }
+let options = Options(arguments.dropFirst(2))
+switch arguments[1] {
+case "ping": ping(options)
+case "load": loadCommand(options)
+case "starts": starts(options)
+case "lateness": lateness(options)
+case "baseline": baseline(options)
+case "exec": execTime(options)
+case "ready": ready(options)
+default: fail("unknown command \(arguments[1])")
+}
