@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "DatePicking"),
         .target(name: "Countdown"),
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
-        .target(name: "TimerDaemon", dependencies: ["Countdown", "TimerSystem", "CLinux"]),
-        .target(name: "TimerControl", dependencies: ["Countdown", "DatePicking", "TimerSystem"]),
+        .target(name: "TimerDaemon", dependencies: ["Countdown", "DatePicking", "TimerSystem", "CLinux"]),
+        // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
+        // time; timerd resolves local `--at` times instead (docs/performance.md).
+        .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(

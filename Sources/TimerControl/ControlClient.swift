@@ -1,6 +1,6 @@
 import CLinux
 import Countdown
-import Foundation
+import FoundationEssentials
 import Glibc
 import TimerSystem
 
@@ -191,6 +191,8 @@ struct StartParams: Encodable, Sendable {
 
 struct StartAtParams: Encodable, Sendable {
     var at: String
+    var timeZone: String?
+    var minuteInterval: Int?
     var name: String?
 }
 

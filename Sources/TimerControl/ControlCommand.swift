@@ -1,5 +1,5 @@
 import Countdown
-import Foundation
+import FoundationEssentials
 import Glibc
 import TimerSystem
 
@@ -80,7 +80,7 @@ public enum ControlCommand {
         var durations: [Double] = []
         var deadline: AbsoluteTime?
         if verb == .start, let at = options.at {
-            deadline = try AbsoluteTime.resolve(at, minuteInterval: options.minuteInterval)
+            deadline = try AbsoluteTime.parse(at, minuteInterval: options.minuteInterval)
         }
         if verb == .start {
             do throws(CountdownError) {
@@ -106,7 +106,9 @@ public enum ControlCommand {
         switch verb {
         case .start:
             if let deadline {
-                let params = StartAtParams(at: ISO8601.string(from: deadline.date), name: options.name)
+                let params = StartAtParams(
+                    at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
+                    name: options.name)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))

@@ -85,6 +85,7 @@ public final class Daemon {
         _ = engine.takeChanges()
         try store.compact(engine.snapshot)  // a fresh snapshot and an empty journal for this run
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
+        service.localTimeResolver = LocalTimes.resolver
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")

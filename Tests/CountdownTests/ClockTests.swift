@@ -151,7 +151,51 @@ struct ClockTests {
             context: RequestContext(uid: 1_000, waiter: 3))
         #expect(
             String(decoding: try #require(local.reply), as: UTF8.self)
-                == #"{"error":{"code":-32602,"message":"\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", got \"2026-11-29T10:30\""},"id":3,"jsonrpc":"2.0"}"#
+                == #"{"error":{"code":-32602,"message":"\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", or a local time with \"timeZone\", got \"2026-11-29T10:30\""},"id":3,"jsonrpc":"2.0"}"#
+        )
+    }
+
+    @Test("a local \"at\" goes to the installed resolver with its zone, interval and now; its answer is returned")
+    func protocolLocalAt() throws {
+        let (engine, _) = makeEngine()
+        var service = TimerService(engine: engine, pid: 1)
+        let noResolver = service.handle(
+            line: Array(
+                #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"at":"10:30","timeZone":"UTC"}}"#.utf8),
+            context: RequestContext(uid: 1_000, waiter: 1))
+        #expect(
+            String(decoding: try #require(noResolver.reply), as: UTF8.self)
+                == #"{"error":{"code":-32602,"message":"this service does not resolve local times; send \"at\" with an offset"},"id":1,"jsonrpc":"2.0"}"#
+        )
+        service.localTimeResolver = { text, zone, interval, now in
+            #expect(text == "10:37")
+            #expect(zone == "Europe/Paris")
+            #expect(interval == 15)
+            #expect(now == Self.nine)
+            // 10:30 in Paris on 2026-11-29 is 09:30Z.
+            return LocalTimeResolution(
+                date: Self.nine.addingTimeInterval(1_800), localTime: "2026-11-29T10:30:00+01:00",
+                timeZone: zone, adjustment: "exact")
+        }
+        let local = service.handle(
+            line: Array(
+                #"{"jsonrpc":"2.0","id":2,"method":"timer.start","params":{"at":"10:37","timeZone":"Europe/Paris","minuteInterval":15}}"#
+                    .utf8),
+            context: RequestContext(uid: 1_000, waiter: 2))
+        let reply = String(decoding: try #require(local.reply), as: UTF8.self)
+        #expect(reply.contains(#""remaining":1800"#))
+        #expect(
+            reply.contains(
+                #""resolvedAt":{"adjustment":"exact","localTime":"2026-11-29T10:30:00+01:00","timeZone":"Europe/Paris"}"#
+            ))
+        let offsetWithZone = service.handle(
+            line: Array(
+                #"{"jsonrpc":"2.0","id":3,"method":"timer.start","params":{"at":"2026-11-29T10:30:00Z","timeZone":"UTC"}}"#
+                    .utf8),
+            context: RequestContext(uid: 1_000, waiter: 3))
+        #expect(
+            String(decoding: try #require(offsetWithZone.reply), as: UTF8.self)
+                == #"{"error":{"code":-32602,"message":"\"timeZone\" applies to a local time; \"at\" \"2026-11-29T10:30:00Z\" has its own offset"},"id":3,"jsonrpc":"2.0"}"#
         )
     }
 }

@@ -188,7 +188,8 @@ struct TimerServiceTests {
             message: #""name" of timer.start must be a string, got number"#),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
-            message: #"unknown parameter "color" for timer.start; allowed: at, durations, name"#),
+            message:
+                #"unknown parameter "color" for timer.start; allowed: at, durations, minuteInterval, name, timeZone"#),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,
             message: CountdownError.invalidDuration("5x").description),

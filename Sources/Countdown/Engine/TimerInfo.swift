@@ -34,6 +34,8 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var currentChild: Int?
     /// For a group: its children, in order.
     public var children: [TimerInfo]?
+    /// Only in the reply to `timer.start` with a local `at`: how that wall time was resolved.
+    public var resolvedAt: LocalTimeResolution?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -59,7 +61,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children
+        case currentChild, children, resolvedAt
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -79,6 +81,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(missed, forKey: .missed)
         try container.encodeIfPresent(currentChild, forKey: .currentChild)
         try container.encodeIfPresent(children, forKey: .children)
+        try container.encodeIfPresent(resolvedAt, forKey: .resolvedAt)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A JSON-RPC 2.0 request id: a string, a number or null (JSON-RPC 2.0 §4).
 public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A numeric id (integral in practice).
@@ -211,4 +217,53 @@ public enum ServiceVersion {
     public static let version = "0.1.0"
     /// The wire protocol's version.
     public static let protocolVersion = 1
+}
+
+/// How a local wall time given to `timer.start` (`"at": "14:30", "timeZone": "Europe/Paris"`) was
+/// resolved: returned in the new timer's `resolvedAt`.
+public struct LocalTimeResolution: Sendable, Hashable, Codable {
+    /// The instant chosen.
+    public var date: Date
+    /// That instant as a local ISO 8601 date-time with its offset (`2026-11-29T18:30:00+01:00`).
+    public var localTime: String
+    /// The IANA zone it was read in.
+    public var timeZone: String
+    /// `exact`, or how a daylight-saving change moved it ("moved forward 3600 s over a daylight-saving gap",
+    /// "first of two occurrences (clocks go back)").
+    public var adjustment: String
+
+    /// Creates a resolution.
+    public init(date: Date, localTime: String, timeZone: String, adjustment: String) {
+        self.date = date
+        self.localTime = localTime
+        self.timeZone = timeZone
+        self.adjustment = adjustment
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case localTime, timeZone, adjustment
+    }
+
+    /// Decodes from `localTime` (the instant is read back from it).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when `localTime` is not an ISO 8601 date-time.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        localTime = try container.decode(String.self, forKey: .localTime)
+        timeZone = try container.decode(String.self, forKey: .timeZone)
+        adjustment = try container.decode(String.self, forKey: .adjustment)
+        guard let date = ISO8601.date(from: localTime) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .localTime, in: container, debugDescription: "not an ISO 8601 date-time: \(localTime)")
+        }
+        self.date = date
+    }
+
+    /// Encodes `localTime`, `timeZone` and `adjustment`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(localTime, forKey: .localTime)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(adjustment, forKey: .adjustment)
+    }
 }

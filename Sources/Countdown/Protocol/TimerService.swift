@@ -92,6 +92,17 @@ public struct TimerService: Sendable {
         self.pid = pid
     }
 
+    /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
+    /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
+    /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
+    /// timerd installs one built on `DatePicking.LocalTimeResolver`, so that `timerctl` itself need
+    /// not load the time-zone and calendar data. It throws an ``RPCError`` the client can act on.
+    public var localTimeResolver:
+        (
+            @Sendable (_ text: String, _ timeZone: String, _ minuteInterval: Int, _ now: Date) throws ->
+                LocalTimeResolution
+        )?
+
     /// Handles one request line.
     ///
     /// - Parameters:
@@ -259,7 +270,7 @@ public struct TimerService: Sendable {
         let encoder = Self.encoder
         switch method {
         case .timerStart:
-            try Self.allowOnly(["at", "durations", "name"], in: params, method: method)
+            try Self.allowOnly(["at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: method)
             let name: String?
             switch params["name"] {
             case .none, .some(.null): name = nil
@@ -267,8 +278,9 @@ public struct TimerService: Sendable {
             case .some(let other): throw Self.typeError("name", "a string", other, method)
             }
             let quota = context.seesAll ? nil : quota
-            if let deadline = try Self.absoluteDeadline(params) {
-                let info = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
+            if let (deadline, resolution) = try absoluteDeadline(params) {
+                var info = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
+                info.resolvedAt = resolution
                 let event = "started timer \(info.label), ends at \(ISO8601.string(from: deadline))"
                 return .result(try encoder.encode(info), changed: true, event: event)
             }
@@ -386,25 +398,52 @@ public struct TimerService: Sendable {
         }
     }
 
-    /// `at`: an ISO 8601 date-time with `Z` or an offset; exclusive with `durations`.
-    private static func absoluteDeadline(_ params: [String: JSONValue]) throws -> Date? {
+    /// `at`: an ISO 8601 date-time with `Z` or an offset, or a local wall time with `timeZone` (and
+    /// optionally `minuteInterval`), resolved by ``localTimeResolver``; exclusive with `durations`.
+    private func absoluteDeadline(_ params: [String: JSONValue]) throws -> (Date, LocalTimeResolution?)? {
+        let text: String
         switch params["at"] {
         case .none, .some(.null):
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(.invalidParams, "\"\(key)\" of timer.start goes with \"at\" (a local time)")
+            }
             return nil
-        case .some(.string(let text)):
-            guard params["durations"] == nil else {
-                throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
-            }
-            guard let date = ISO8601.date(from: text) else {
-                throw RPCError(
-                    .invalidParams,
-                    "\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", got \"\(text)\""
-                )
-            }
-            return date
+        case .some(.string(let value)):
+            text = value
         case .some(let other):
-            throw typeError("at", "an ISO 8601 date-time string", other, .timerStart)
+            throw Self.typeError("at", "an ISO 8601 date-time string", other, .timerStart)
         }
+        guard params["durations"] == nil else {
+            throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
+        }
+        if let date = ISO8601.date(from: text) {
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(
+                    .invalidParams, "\"\(key)\" applies to a local time; \"at\" \"\(text)\" has its own offset")
+            }
+            return (date, nil)
+        }
+        let zone: String
+        switch params["timeZone"] {
+        case .some(.string(let value)): zone = value
+        case .none, .some(.null):
+            throw RPCError(
+                .invalidParams,
+                "\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", or a "
+                    + "local time with \"timeZone\", got \"\(text)\"")
+        case .some(let other): throw Self.typeError("timeZone", "an IANA time zone name", other, .timerStart)
+        }
+        var interval = 1
+        switch params["minuteInterval"] {
+        case .none, .some(.null): break
+        case .some(.number(let value)) where value == value.rounded() && abs(value) < 1e9: interval = Int(value)
+        case .some(let other): throw Self.typeError("minuteInterval", "a whole number of minutes", other, .timerStart)
+        }
+        guard let localTimeResolver else {
+            throw RPCError(.invalidParams, "this service does not resolve local times; send \"at\" with an offset")
+        }
+        let resolution = try localTimeResolver(text, zone, interval, engine.clock.wallNow())
+        return (resolution.date, resolution)
     }
 
     private static func durations(_ value: JSONValue?) throws -> [Double] {

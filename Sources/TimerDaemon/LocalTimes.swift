@@ -1,0 +1,43 @@
+import Countdown
+import DatePicking
+import Foundation
+
+/// Resolves the local wall times of `timer.start` (`"at": "14:30", "timeZone": "Europe/Paris"`) with
+/// the date picker's rules (``DatePicking/LocalTimeResolver``), on behalf of `timerctl`, which then
+/// need not load ICU's time-zone and calendar data at every start (docs/performance.md).
+///
+/// `14:30` is its next occurrence after now; `2026-12-01T09:00` that local date-time; the minute is
+/// floored to `minuteInterval` (DATEPICKER.md B7). Daylight saving: a wall time in a gap moves forward
+/// by the gap's length, as `Calendar.date(from:)` does (02:30 on 2026-03-08 in America/Los_Angeles
+/// becomes 03:30 PDT); a repeated one means its first occurrence (01:30 on 2026-11-01 there is
+/// 01:30 PDT). The resolution says which applied.
+enum LocalTimes {
+    /// The resolver timerd installs in its ``TimerService``.
+    static let resolver: @Sendable (String, String, Int, Date) throws -> LocalTimeResolution = {
+        text, zoneName, minuteInterval, now in
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw RPCError(
+                .invalidParams, "unknown time zone \"\(zoneName)\": use an IANA name such as Europe/Paris or UTC")
+        }
+        let resolution: LocalTimeResolver.Resolution
+        do {
+            resolution = try LocalTimeResolver.resolve(
+                text, now: now, timeZone: zone, calendar: Calendar(identifier: .gregorian),
+                minuteInterval: minuteInterval)
+        } catch DatePickingError.invalidMinuteInterval(let interval) {
+            throw RPCError(
+                .invalidParams,
+                "minuteInterval must divide 60 and be 1 to 30 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30), got \(interval)")
+        } catch {
+            throw RPCError(
+                .invalidParams,
+                "invalid local time \"\(text)\": use HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS], or an ISO 8601 "
+                    + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)")
+        }
+        var style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon)
+        style.timeZone = zone
+        return LocalTimeResolution(
+            date: resolution.date, localTime: resolution.date.formatted(style), timeZone: zone.identifier,
+            adjustment: resolution.adjustment.description)
+    }
+}
