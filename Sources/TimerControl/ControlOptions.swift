@@ -79,10 +79,13 @@ public struct ControlOptions: Sendable, Equatable {
             case "--no-autostart":
                 options.noAutostart = true
             case "--socket":
+                if options.socketPath != nil { throw .usage("option '--socket' given twice", verb: options.verb) }
                 options.socketPath = try value(for: flag, inline: inline)
             case "--name" where options.verb == .start || options.verb == nil:
+                if options.name != nil { throw .usage("option '--name' given twice", verb: options.verb) }
                 options.name = try value(for: flag, inline: inline)
             case "--at" where options.verb == .start || options.verb == nil:
+                if options.at != nil { throw .usage("option '--at' given twice", verb: options.verb) }
                 options.at = try value(for: flag, inline: inline)
             case "--minute-interval" where options.verb == .start || options.verb == nil:
                 let text = try value(for: flag, inline: inline)
@@ -154,15 +157,23 @@ public struct ControlOptions: Sendable, Equatable {
             .min { $0.1 < $1.1 }?.0
     }
 
+    /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters each cost 1, so `stauts` is 1 from `status`.
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

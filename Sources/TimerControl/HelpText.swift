@@ -13,11 +13,13 @@ enum HelpText {
         Usage: timerctl [--socket PATH] [--json] [--no-autostart] COMMAND [ARGS]
 
         Control timers kept by timerd. When no daemon answers on the default socket
-        ($XDG_RUNTIME_DIR/timerd/timerd.sock), timerctl starts one.
+        ($XDG_RUNTIME_DIR/timerd/timerd.sock, else /tmp/timerd-UID/timerd.sock), timerctl
+        starts one.
 
         Commands:
           start DURATION... [--name NAME]   start a timer; several durations make a group
-          start --at TIME [--name NAME]     start a timer that ends at a wall-clock time
+          start --at TIME [--minute-interval N] [--name NAME]
+                                            start a timer that ends at a wall-clock time
           stop ID|NAME                      stop (cancel) a timer
           pause ID|NAME                     pause a running timer
           resume ID|NAME                    resume a paused timer

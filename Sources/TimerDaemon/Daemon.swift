@@ -26,6 +26,8 @@ public final class Daemon {
     private var service: TimerService
     private let epoll: Epoll
     private let bootTimer: BootTimer
+    /// Held for the daemon's life: no second daemon may use the same state directory.
+    private let stateLock: StateLock
     private let wallClock: WallClockWatch
     private let signals: SignalPipe
     private var listenerFD: Int32 = -1
@@ -63,6 +65,7 @@ public final class Daemon {
         ownsSocketFile = inherited == nil
         let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
         try RuntimePaths.ensurePrivateDirectory(stateDirectory)
+        stateLock = try StateLock(directory: stateDirectory)
         bootID = BootID.current()
         store = DurableStore(
             directory: stateDirectory, bootID: bootID, journalMaximumRecords: options.journalMaximumRecords)

@@ -15,7 +15,7 @@ public enum DaemonCommand {
             options = try DaemonOptions.parse(arguments)
         } catch {
             printError(
-                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [--exit-when-idle SECONDS]\nSee 'timerd --help'."
+                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [OPTIONS]\nSee 'timerd --help'."
             )
             return 64
         }

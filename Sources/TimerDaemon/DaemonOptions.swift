@@ -42,7 +42,7 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// The usage text printed by `timerd --help`.
     public static let help = """
-        Usage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [--exit-when-idle SECONDS]
+        Usage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [OPTIONS]
 
         The timer daemon: counts timers down on the boot-time clock, keeps them in its state
         directory across restarts, and serves timerctl on a Unix socket. Runs in the foreground

@@ -193,6 +193,16 @@ struct EndToEndTests {
         #expect(
             second.stderr.contains("timerd: cannot start: another timerd is already listening on \(harness.socketPath)")
         )
+        // A second daemon on another socket but the same state directory is refused too: two
+        // daemons must never share a journal.
+        let sharing = Harness.run(
+            Harness.timerd, ["--socket", harness.directory + "/other.sock", "--state-dir", harness.stateDirectory])
+        #expect(sharing.status == 1)
+        let pid = try #require(harness.daemon?.processIdentifier)
+        #expect(
+            sharing.stderr.contains(
+                "timerd: cannot start: another timerd (pid \(pid)) is using the state directory \(harness.stateDirectory); "
+                    + "stop it, or give this one its own --state-dir"), "\(sharing)")
         // SIGKILL leaves the socket file behind; the next daemon removes it and serves.
         #expect(harness.stopDaemon(signal: SIGKILL) == SIGKILL)
         #expect(FileManager.default.fileExists(atPath: harness.socketPath))

@@ -62,8 +62,13 @@ struct SystemdTests {
 
         // systemd-socket-activate listens first and execs timerd at the first connection.
         let deadline = Date().addingTimeInterval(10)
-        while access(harness.socketPath, F_OK) != 0 && Date() < deadline { usleep(10_000) }
-        let client = try RawClient(path: harness.socketPath)
+        // The socket file can appear before systemd-socket-activate listens: retry a refused connect.
+        var connected: RawClient?
+        while connected == nil && Date() < deadline {
+            connected = try? RawClient(path: harness.socketPath)
+            if connected == nil { usleep(10_000) }
+        }
+        let client = try #require(connected, "systemd-socket-activate did not listen within 10 s")
         let ping = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#)
         let result = try #require(ping["result"] as? [String: Any], "\(ping) \(daemonLog())")
         #expect(result["pid"] as? Int == Int(process.processIdentifier), "exec keeps the pid")

@@ -87,6 +87,23 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
+            arguments: ["stauts"],
+            stderr: """
+                Error: unknown command 'stauts'. Did you mean 'status'?
+                Usage: timerctl [--socket PATH] [--json] [--no-autostart] COMMAND [ARGS]
+                See 'timerctl --help'.
+
+                """),
+        UsageCase(
+            arguments: ["start", "5m", "--name", "tea", "--name", "tea2"],
+            stderr: """
+                Error: option '--name' given twice
+                Usage: timerctl start DURATION... [--name NAME]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                See 'timerctl start --help'.
+
+                """),
+        UsageCase(
             arguments: ["start"],
             stderr: """
                 Error: 'start' needs at least one DURATION, or --at TIME
