@@ -85,8 +85,7 @@ public final class Daemon {
             clock: SystemClock(), historyLimit: config.historyLimit, historyMaximumAge: config.historyMaxAgeSeconds)
         let saved = try store.load(log: log)
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
-        _ = engine.takeChanges()
-        try store.compact(engine.snapshot)  // a fresh snapshot and an empty journal for this run
+        try store.open(restoring: engine.takeChanges(), snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
         idleSince = Syscall.bootTimeNanoseconds()
@@ -361,6 +360,7 @@ public final class Daemon {
     /// written, this turn's replies are not sent (their connections are closed): nothing is
     /// acknowledged that is not durable, and the next turn writes a whole snapshot instead.
     private func commit() {
+        let isQuiet = pendingFlush.isEmpty && isFreeOfDeadlines()
         if stateIsDirty, options.savePolicy == .everyChange {
             do {
                 try store.commit(
@@ -381,10 +381,16 @@ public final class Daemon {
             if let connection = connections[token] { flush(connection) }
         }
         do {
-            try store.compactIfDue(snapshot: { service.engine.snapshot })
+            try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
         } catch {
             log("error: could not compact \(store.journalPath): \(error); retrying after the next change")
         }
+    }
+
+    /// Whether no timer is due within the next 100 ms: a compaction now would delay none.
+    private func isFreeOfDeadlines() -> Bool {
+        guard let deadline = service.engine.nextDeadline else { return true }
+        return deadline.nanoseconds - Syscall.bootTimeNanoseconds() > 100_000_000
     }
 
     private func flush(_ connection: Connection) {
@@ -454,6 +460,7 @@ public final class Daemon {
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
+        if store.isCompactionDue { next = min(next ?? .max, now + 100_000_000) }  // retry when quiet
         let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)

@@ -216,4 +216,90 @@ struct JournalRecoveryTests {
         let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
         #expect(loaded.snapshot == engine.snapshot)
     }
+
+    @Test("State written by an older timerd (format version 1, JSON payloads) loads, and start-up rewrites it")
+    func readsVersionOne() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        _ = try engine.start(durations: [60], name: "in-snapshot")
+        let inSnapshot = engine.snapshot
+        _ = engine.takeChanges()
+        _ = try engine.start(durations: [90], name: "in-journal")
+        let change = engine.takeChanges().updated[0]
+        let store = DurableStore(directory: directory.path, bootID: "boot-a")
+        let json = JSONEncoder()
+        var snapshot = RecordFormat.header(magic: RecordFormat.snapshotMagic, version: 1)
+        snapshot += RecordFormat.record(
+            .snapshot,
+            payload: Array(try json.encode(SnapshotPayload(bootID: "boot-a", journalGeneration: 3, engine: inSnapshot)))
+        )
+        try directory.write(snapshot, to: store.snapshotPath)
+        var journal = RecordFormat.header(magic: RecordFormat.journalMagic, version: 1)
+        journal += RecordFormat.record(
+            .begin, payload: Array(try json.encode(JournalBegin(generation: 3, bootID: "boot-a"))))
+        journal += RecordFormat.record(.timer, payload: Array(try json.encode(change)))
+        try directory.write(journal, to: directory.journal)
+
+        let loaded = try store.load { Issue.record("\($0)") }
+        #expect(loaded.snapshot.timers.map(\.name) == ["in-snapshot", "in-journal"])
+        #expect(loaded.isSameBoot)
+        #expect(try store.open(restoring: EngineChanges(nextID: 3), snapshot: { loaded.snapshot }))
+        #expect(try directory.bytes(store.snapshotPath)[8] == 2)  // rewritten in format version 2
+        let again = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
+        #expect(again.snapshot == loaded.snapshot)
+    }
+
+    @Test("Start-up goes on with an intact journal of this boot, and compacts after a repair or a reboot")
+    func startWithoutCompaction() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        let first = DurableStore(directory: directory.path, bootID: "boot-a")
+        _ = try first.load { _ in }
+        try first.open(restoring: engine.takeChanges(), snapshot: { engine.snapshot })
+        for _ in 0..<3 {
+            _ = try engine.start(durations: [60])
+            try first.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        }
+        let snapshotBytes = try directory.bytes(first.snapshotPath)
+        let records = first.journalSize?.records
+
+        let second = DurableStore(directory: directory.path, bootID: "boot-a")
+        #expect(try second.load { Issue.record("\($0)") }.snapshot == engine.snapshot)
+        #expect(try second.open(restoring: EngineChanges(nextID: 4), snapshot: { engine.snapshot }) == false)
+        #expect(try directory.bytes(second.snapshotPath) == snapshotBytes)
+        #expect(second.journalSize?.records == records)
+        _ = try engine.stop(.id(2))
+        try second.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        #expect(try DurableStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
+
+        let journal = try directory.bytes(directory.journal)
+        try directory.write(Array(journal.dropLast(3)), to: directory.journal)  // a torn last record
+        let repaired = DurableStore(directory: directory.path, bootID: "boot-a")
+        let loaded = try repaired.load { _ in }
+        #expect(try repaired.open(restoring: EngineChanges(nextID: 4), snapshot: { loaded.snapshot }))
+        #expect(repaired.journalSize?.records == 0)
+
+        let rebooted = DurableStore(directory: directory.path, bootID: "boot-b")
+        let afterReboot = try rebooted.load { _ in }
+        #expect(try rebooted.open(restoring: EngineChanges(nextID: 4), snapshot: { afterReboot.snapshot }))
+    }
+
+    @Test("While the daemon is busy, compaction waits until the journal is 4 times past its limit")
+    func busyCompaction() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
+        let store = DurableStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 2)
+        try store.compact(engine.snapshot)
+        _ = try engine.start(durations: [60])
+        try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })  // 2 records
+        #expect(store.isCompactionDue)
+        #expect(try store.compactIfDue(isQuiet: false, snapshot: { engine.snapshot }) == false)
+        for _ in 0..<3 {
+            _ = try engine.start(durations: [60])
+            try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
+        }
+        #expect(store.journalSize?.records == 8)
+        #expect(try store.compactIfDue(isQuiet: false, snapshot: { engine.snapshot }))
+        #expect(!store.isCompactionDue)
+    }
 }

@@ -33,15 +33,19 @@ final class Journal {
     let path: String
     /// Which snapshot it follows, and the boot it was written on.
     let begin: JournalBegin
+    /// The format version of its records (``RecordFormat/version`` for every journal this code
+    /// appends to).
+    let version: UInt32
     /// Its size in bytes.
     private(set) var size: Int
     /// Change records it holds (the begin record not counted).
     private(set) var recordCount: Int
     private var fd: Int32
 
-    private init(path: String, begin: JournalBegin, fd: Int32, size: Int, recordCount: Int) {
+    private init(path: String, begin: JournalBegin, version: UInt32, fd: Int32, size: Int, recordCount: Int) {
         self.path = path
         self.begin = begin
+        self.version = version
         self.fd = fd
         self.size = size
         self.recordCount = recordCount
@@ -52,14 +56,36 @@ final class Journal {
     /// Creates an empty journal atomically, replacing any file at `path` (see
     /// ``FileIO/replaceAtomically(_:at:in:keepOpen:)``), and opens it for appending.
     ///
-    /// - Throws: ``SystemError``; encoding errors.
+    /// - Throws: ``SystemError``.
     static func create(at path: String, in directory: String, begin: JournalBegin) throws -> Journal {
         var bytes = RecordFormat.header(magic: RecordFormat.journalMagic)
-        bytes += RecordFormat.record(.begin, payload: Array(try JSONEncoder().encode(begin)))
+        bytes += RecordFormat.record(.begin, payload: RecordPayload.encode(begin))
         guard let fd = try FileIO.replaceAtomically(bytes, at: path, in: directory, keepOpen: true) else {
             throw SystemError("open \(path)", errno: EBADF)
         }
-        return Journal(path: path, begin: begin, fd: fd, size: bytes.count, recordCount: 0)
+        return Journal(
+            path: path, begin: begin, version: RecordFormat.version, fd: fd, size: bytes.count, recordCount: 0)
+    }
+
+    /// Opens a journal that ``recover(at:now:log:)`` found intact, to go on appending to it.
+    ///
+    /// - Parameters:
+    ///   - path: the journal.
+    ///   - recovered: what recovery found; it must be ``Recovered/isIntact`` and of format
+    ///     ``RecordFormat/version``, so that appended records follow whole ones in the same format.
+    /// - Throws: ``SystemError`` from `open` or `fstat`.
+    static func reopen(at path: String, _ recovered: Recovered) throws -> Journal {
+        precondition(recovered.isIntact && recovered.version == RecordFormat.version, "reopening a journal to rewrite")
+        let fd = try Syscall.retrying("open \(path)", { open(path, O_WRONLY | O_APPEND | O_CLOEXEC) })
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = SystemError("fstat \(path)", errno: errno)
+            Syscall.close(fd)
+            throw error
+        }
+        return Journal(
+            path: path, begin: recovered.begin, version: recovered.version, fd: fd, size: Int(info.st_size),
+            recordCount: recovered.entries.count)
     }
 
     /// Appends `entries` with one `write` and, when `sync` is true, one `fsync`: then, when this
@@ -69,18 +95,13 @@ final class Journal {
     /// new journal (``DurableStore`` compacts), and the next recovery cuts the torn tail off.
     ///
     /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
-    ///   data's state is unknown), or an encoding error.
+    ///   data's state is unknown).
     func append(_ entries: [JournalEntry], sync: Bool = true) throws {
         guard !entries.isEmpty else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var bytes: [UInt8] = []
         for entry in entries {
-            switch entry {
-            case .timer(let record): bytes += RecordFormat.record(.timer, payload: Array(try encoder.encode(record)))
-            case .removed(let ids): bytes += RecordFormat.record(.removed, payload: Array(try encoder.encode(ids)))
-            case .nextID(let id): bytes += RecordFormat.record(.nextID, payload: Array(try encoder.encode(id)))
-            }
+            let (kind, payload) = RecordPayload.encode(entry)
+            bytes += RecordFormat.record(kind, payload: payload)
         }
         try FileIO.writeAll(fd, bytes, path: path)
         if sync { try FileIO.sync(fd, path: path) }
@@ -92,10 +113,14 @@ final class Journal {
     struct Recovered: Equatable {
         /// The journal's begin record.
         var begin: JournalBegin
+        /// The file's format version.
+        var version: UInt32 = RecordFormat.version
         /// Every intact change record before any damage, in order.
         var entries: [JournalEntry]
         /// Where the damaged file was moved, when damage in the middle made recovery move it aside.
         var movedTo: String?
+        /// Whether the file was found whole: nothing cut off, nothing moved aside, nothing unreadable.
+        var isIntact = true
     }
 
     /// Reads the journal at `path`, keeping every intact record.
@@ -121,25 +146,28 @@ final class Journal {
             log("WARNING: \(path): \(reason); moved it to \(aside) and ignored it")
             return nil
         }
+        let version: UInt32
         do {
-            try RecordFormat.checkHeader(bytes, magic: RecordFormat.journalMagic)
+            version = try RecordFormat.checkHeader(bytes, magic: RecordFormat.journalMagic)
         } catch {
             return try unusable("not a timerd journal (\(error))")
         }
         guard case .record(.begin, let payload, var offset) = RecordFormat.parse(bytes, at: RecordFormat.headerSize),
-            let begin = try? JSONDecoder().decode(JournalBegin.self, from: Data(payload))
+            let begin = try? RecordPayload.decodeBegin(payload, version: version)
         else {
             return try unusable("its first record (byte offset \(RecordFormat.headerSize)) is damaged")
         }
-        var recovered = Recovered(begin: begin, entries: [])
-        let decoder = JSONDecoder()
+        var recovered = Recovered(begin: begin, version: version, entries: [])
         while offset < bytes.count {
             let parsed = RecordFormat.parse(bytes, at: offset)
-            if case .record(let kind, let payload, let next) = parsed, let entry = Self.entry(kind, payload, decoder) {
+            if case .record(let kind, let payload, let next) = parsed,
+                let entry = try? RecordPayload.decodeEntry(kind, payload, version: version)
+            {
                 recovered.entries.append(entry)
                 offset = next
                 continue
             }
+            recovered.isIntact = false
             let kept = recovered.entries.count
             if case .record = parsed {
                 // An intact record this version cannot read: not a torn write, keep the file.
@@ -162,16 +190,5 @@ final class Journal {
             return recovered
         }
         return recovered
-    }
-
-    private static func entry(_ kind: RecordKind, _ payload: ArraySlice<UInt8>, _ decoder: JSONDecoder) -> JournalEntry?
-    {
-        let data = Data(payload)
-        switch kind {
-        case .timer: return (try? decoder.decode(TimerRecord.self, from: data)).map(JournalEntry.timer)
-        case .removed: return (try? decoder.decode([UInt64].self, from: data)).map(JournalEntry.removed)
-        case .nextID: return (try? decoder.decode(UInt64.self, from: data)).map(JournalEntry.nextID)
-        case .begin, .snapshot: return nil
-        }
     }
 }

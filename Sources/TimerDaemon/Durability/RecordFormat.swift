@@ -7,7 +7,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 0–7 | magic: `TMRDJRNL` (journal) or `TMRDSNAP` (snapshot) |
-/// | 8–11 | format version, `UInt32` (1) |
+/// | 8–11 | format version, `UInt32`: 2 (binary payloads; 1, JSON payloads, is still read) |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
 /// Record, 9 bytes of header and the payload:
@@ -17,12 +17,14 @@
 /// | 0–3 | payload length in bytes, `UInt32` (≤ ``maximumPayload``) |
 /// | 4–7 | CRC-32C (``CRC32C``) of bytes 0–3, the kind byte and the payload |
 /// | 8 | kind (``RecordKind``) |
-/// | 9… | payload: JSON, as the kind says |
+/// | 9… | payload, as the kind and the file's format version say (``RecordPayload``) |
 ///
 /// The length is inside the checksum, so a damaged length is caught like damaged data.
 enum RecordFormat {
-    /// The format version this code writes and reads.
-    static let version: UInt32 = 1
+    /// The format version this code writes: binary payloads.
+    static let version: UInt32 = 2
+    /// The format versions this code reads: 1 (JSON payloads) and 2.
+    static let readableVersions: ClosedRange<UInt32> = 1...2
     /// Bytes in the file header.
     static let headerSize = 16
     /// Bytes before a record's payload.
@@ -35,8 +37,8 @@ enum RecordFormat {
     /// The snapshot's magic bytes, `TMRDSNAP`.
     static let snapshotMagic = Array("TMRDSNAP".utf8)
 
-    /// The 16-byte header for a file with `magic`.
-    static func header(magic: [UInt8]) -> [UInt8] {
+    /// The 16-byte header for a file with `magic` in format `version` (tests write version 1).
+    static func header(magic: [UInt8], version: UInt32 = version) -> [UInt8] {
         var bytes = magic
         append(version, to: &bytes)
         append(CRC32C.checksum(bytes), to: &bytes)
@@ -60,20 +62,23 @@ enum RecordFormat {
             case .wrongMagic: return "wrong magic bytes"
             case .badChecksum: return "header checksum mismatch"
             case .unsupportedVersion(let version):
-                return "format version \(version); this timerd reads version \(RecordFormat.version)"
+                return "format version \(version); this timerd reads versions 1 and 2"
             }
         }
     }
 
     /// Checks the header at the start of `bytes`.
     ///
+    /// - Returns: the file's format version (one of ``readableVersions``).
     /// - Throws: ``HeaderProblem``.
-    static func checkHeader(_ bytes: [UInt8], magic: [UInt8]) throws(HeaderProblem) {
+    @discardableResult
+    static func checkHeader(_ bytes: [UInt8], magic: [UInt8]) throws(HeaderProblem) -> UInt32 {
         guard bytes.count >= headerSize else { throw .short(bytes.count) }
         guard Array(bytes[0..<8]) == magic else { throw .wrongMagic }
         guard CRC32C.checksum(bytes[0..<12]) == readUInt32(bytes, at: 12) else { throw .badChecksum }
         let version = readUInt32(bytes, at: 8)
-        guard version == RecordFormat.version else { throw .unsupportedVersion(version) }
+        guard readableVersions.contains(version) else { throw .unsupportedVersion(version) }
+        return version
     }
 
     /// One framed record.
@@ -141,9 +146,9 @@ enum RecordFormat {
     }
 }
 
-/// What a record holds; the payload is JSON.
+/// What a record holds; the payload's encoding is in ``RecordPayload``.
 enum RecordKind: UInt8, Sendable {
-    /// First record of a journal: `{"generation":…,"bootID":…}` (``JournalBegin``).
+    /// First record of a journal: ``JournalBegin``.
     case begin = 1
     /// A timer as it is after a change, whole: a `TimerRecord`.
     case timer = 2

@@ -13,8 +13,8 @@ struct SnapshotPayload: Codable, Equatable, Sendable {
 }
 
 /// The snapshot: a file header and one ``RecordKind/snapshot`` record holding ``SnapshotPayload``
-/// as JSON, replaced atomically (write `snapshot.tmp`, `fsync`, `rename`, `fsync` the directory;
-/// man rename(2)). A leftover `snapshot.tmp` from a crash is never read.
+/// (binary since format version 2, JSON in version 1; ``RecordPayload``), replaced atomically
+/// (write `snapshot.tmp`, `fsync`, `rename`, `fsync` the directory; man rename(2)). A leftover `snapshot.tmp` from a crash is never read.
 enum SnapshotFile {
     /// Why a snapshot could not be read.
     enum Problem: Error, CustomStringConvertible {
@@ -22,8 +22,8 @@ enum SnapshotFile {
         case header(RecordFormat.HeaderProblem)
         /// The record is missing, torn or fails its checksum.
         case damagedRecord
-        /// The record is intact but its JSON does not decode.
-        case undecodable(String)
+        /// The record is intact but its payload does not decode.
+        case undecodable(RecordPayload.Problem)
 
         var description: String {
             switch self {
@@ -36,22 +36,24 @@ enum SnapshotFile {
 
     /// Writes `payload` to `path` atomically.
     ///
-    /// - Throws: ``SystemError``; encoding errors. The old snapshot is then intact.
+    /// - Throws: ``SystemError``; the old snapshot is then intact.
+    /// - Complexity: O(n) in the timers.
     static func write(_ payload: SnapshotPayload, to path: String, in directory: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var bytes = RecordFormat.header(magic: RecordFormat.snapshotMagic)
-        bytes += RecordFormat.record(.snapshot, payload: Array(try encoder.encode(payload)))
+        bytes += RecordFormat.record(.snapshot, payload: RecordPayload.encode(payload))
         try FileIO.replaceAtomically(bytes, at: path, in: directory)
     }
 
     /// Reads the snapshot at `path`.
     ///
+    /// - Returns: the payload, and the file's format version (1 for an older timerd's snapshot).
     /// - Throws: ``SystemError`` when it cannot be read; ``Problem`` when it is damaged.
-    static func read(_ path: String) throws -> SnapshotPayload {
+    /// - Complexity: O(n) in the timers.
+    static func read(_ path: String) throws -> (payload: SnapshotPayload, version: UInt32) {
         let bytes = try FileIO.readAll(path)
+        let version: UInt32
         do {
-            try RecordFormat.checkHeader(bytes, magic: RecordFormat.snapshotMagic)
+            version = try RecordFormat.checkHeader(bytes, magic: RecordFormat.snapshotMagic)
         } catch {
             throw Problem.header(error)
         }
@@ -59,9 +61,9 @@ enum SnapshotFile {
             next == bytes.count
         else { throw Problem.damagedRecord }
         do {
-            return try JSONDecoder().decode(SnapshotPayload.self, from: Data(payload))
+            return (try RecordPayload.decodeSnapshot(payload, version: version), version)
         } catch {
-            throw Problem.undecodable("\(error)")
+            throw Problem.undecodable(error)
         }
     }
 }
