@@ -8,42 +8,87 @@ struct RecordTable: Sendable, Sequence {
     private var slab: [TimerRecord?] = []
     private var slots: [UInt64: Int32] = [:]
     private var freeSlots: [Int32] = []
-    /// Ids written since the last ``forgetChanges()`` (insert, update or removal), so an owner that
-    /// persists the engine can journal just what changed in one turn (``TimerEngine/takeChanges()``).
-    private(set) var changedIDs: Set<UInt64> = []
+    /// Ids written since the last ``forgetChanges()`` (insert, update or removal), in the order
+    /// written and possibly repeated, so an owner that persists the engine can journal just what
+    /// changed in one turn (``TimerEngine/takeChanges()``). An array, not a set: appending costs no
+    /// hash probe, which a start would otherwise pay on top of the id → slot one
+    /// (docs/performance.md); duplicates are folded whenever the log doubles, so it stays within
+    /// twice the number of distinct ids (plus 1,024) even when nobody takes the changes.
+    private var changeLog: [UInt64] = []
+    private var changeLogLimit = Self.minimumChangeLogLimit
+    private static let minimumChangeLogLimit = 1_024
 
     init() {}
 
     /// The number of records held.
     var count: Int { slots.count }
 
+    /// Whether any id was written since the last ``forgetChanges()``.
+    var hasChanges: Bool { !changeLog.isEmpty }
+
+    /// The ids written since the last ``forgetChanges()``, each once, ascending.
+    ///
+    /// - Complexity: O(k log k) for k writes.
+    var changedIDs: [UInt64] { Self.sortedUnique(changeLog) }
+
     /// The record with `id`; setting `nil` removes it.
     ///
-    /// - Complexity: O(1) on average.
+    /// - Complexity: O(1) on average: one hash probe.
     subscript(id: UInt64) -> TimerRecord? {
         get {
             guard let slot = slots[id] else { return nil }
             return slab[Int(slot)]
         }
         set {
-            changedIDs.insert(id)
-            if let slot = slots[id] {
-                slab[Int(slot)] = newValue
-                if newValue == nil {
-                    slots[id] = nil
+            noteChange(id)
+            guard let newValue else {
+                if let slot = slots.removeValue(forKey: id) {
+                    slab[Int(slot)] = nil
                     freeSlots.append(slot)
                 }
-            } else if let newValue {
-                if let slot = freeSlots.popLast() {
-                    slab[Int(slot)] = newValue
-                    slots[id] = slot
+                return
+            }
+            // One probe for both cases: the `default:` accessor finds the id's bucket, or makes one.
+            let candidate = freeSlots.last ?? Int32(clamping: slab.count)
+            let slot = Self.slot(in: &slots[id, default: -1], orNew: candidate)
+            if slot.isNew {
+                if Int(slot.index) < slab.count {
+                    freeSlots.removeLast()
+                    slab[Int(slot.index)] = newValue
                 } else {
                     precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
-                    slots[id] = Int32(slab.count)
                     slab.append(newValue)
                 }
+            } else {
+                slab[Int(slot.index)] = newValue
             }
         }
+    }
+
+    /// The slot in `entry`, or `candidate` stored there when the entry was just made (`-1`).
+    private static func slot(in entry: inout Int32, orNew candidate: Int32) -> (index: Int32, isNew: Bool) {
+        guard entry < 0 else { return (entry, false) }
+        entry = candidate
+        return (candidate, true)
+    }
+
+    private mutating func noteChange(_ id: UInt64) {
+        changeLog.append(id)
+        if changeLog.count >= changeLogLimit {
+            changeLog = Self.sortedUnique(changeLog)
+            changeLogLimit = Swift.max(Self.minimumChangeLogLimit, 2 * changeLog.count)
+        }
+    }
+
+    private static func sortedUnique(_ ids: [UInt64]) -> [UInt64] {
+        var sorted = ids.sorted()
+        var kept = 0
+        for index in sorted.indices where kept == 0 || sorted[index] != sorted[kept - 1] {
+            sorted[kept] = sorted[index]
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
     }
 
     /// Every record, in no particular order.
@@ -51,7 +96,8 @@ struct RecordTable: Sendable, Sequence {
 
     /// Empties the change set.
     mutating func forgetChanges() {
-        changedIDs.removeAll(keepingCapacity: true)
+        changeLog.removeAll(keepingCapacity: true)
+        changeLogLimit = Self.minimumChangeLogLimit
     }
 
     /// Iterates over the records held, in slab order.

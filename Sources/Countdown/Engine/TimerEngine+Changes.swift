@@ -30,7 +30,7 @@ public struct EngineChanges: Sendable, Hashable {
 
 extension TimerEngine {
     /// Whether any timer changed since the last ``takeChanges()``.
-    public var hasChanges: Bool { !timers.changedIDs.isEmpty }
+    public var hasChanges: Bool { timers.hasChanges }
 
     /// Returns the timers changed since the last call, and forgets them.
     ///
@@ -41,7 +41,7 @@ extension TimerEngine {
     /// - Complexity: O(k log k) for k changed timers.
     public mutating func takeChanges() -> EngineChanges {
         var changes = EngineChanges(nextID: nextID)
-        for id in timers.changedIDs.sorted() {
+        for id in timers.changedIDs {
             if let record = timers[id] {
                 changes.updated.append(record)
             } else {

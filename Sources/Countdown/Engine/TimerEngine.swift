@@ -70,6 +70,8 @@ public struct TimerEngine: Sendable {
     private var waiterTimers: [WaiterID: UInt64] = [:]
     private(set) var nextID: UInt64 = 1
     private var liveTotal = 0
+    /// The timestamp last formatted for a reply, reused within the same millisecond.
+    private var timestamps = TimestampCache()
     /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
 
@@ -186,7 +188,8 @@ public struct TimerEngine: Sendable {
         liveTotal += 1
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let deadline = record.deadline { queue.schedule(id, at: deadline) }
-        return record.info(at: now, wallNow: clock.wallNow())
+        // The reply's instants are those the timer was just created with (one clock reading).
+        return record.info(at: now, wallNow: wall, timestamps: &timestamps)
     }
 
     /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
@@ -466,7 +469,7 @@ public struct TimerEngine: Sendable {
         let told = waiters.removeValue(forKey: id) ?? []
         for waiter in told { waiterTimers[waiter] = nil }
         endedOrder.append(id)
-        let info = record.info(at: now, wallNow: wall)
+        let info = record.info(at: now, wallNow: wall, timestamps: &timestamps)
         trimHistory()
         return TimerEnding(timer: info, waiters: told)
     }

@@ -151,6 +151,14 @@ extension TimerRecord {
 
     /// The snapshot at `now`: derived remaining, elapsed and progress; children for a group.
     func info(at now: BootInstant, wallNow: Date) -> TimerInfo {
+        var timestamps = TimestampCache()
+        return info(at: now, wallNow: wallNow, timestamps: &timestamps)
+    }
+
+    /// The snapshot at `now`, formatting its timestamps through `timestamps`, which hands out the
+    /// same string again for the same millisecond (`createdAt` and `startedAt` of a new timer, and
+    /// the timers an engine starts within one millisecond).
+    func info(at now: BootInstant, wallNow: Date, timestamps: inout TimestampCache) -> TimerInfo {
         let elapsed = elapsedNanoseconds(at: now)
         let total = totalNanoseconds
         let groupSegments: [Int64]
@@ -165,62 +173,75 @@ extension TimerRecord {
         }
         let isGroup = !groupSegments.isEmpty
 
-        // A group's total is the sum of its children's units (each rounded up on its own), so that
-        // crediting every child brings the parent exactly to its total.
-        let totalUnits =
-            isGroup
-            ? groupSegments.reduce(Int64(0)) { $0 + Self.unitCount(ofNanoseconds: $1) }
-            : Self.unitCount(ofNanoseconds: total)
-        var tree = ProgressTree(totalUnitCount: totalUnits)
+        let progress: ProgressSnapshot
         var children: [TimerInfo] = []
         var currentChild: Int?
         if isGroup {
-            var offset: Int64 = 0
-            for (index, segment) in groupSegments.enumerated() {
-                let childElapsed = min(max(0, elapsed - offset), segment)
-                let childUnits = Self.unitCount(ofNanoseconds: segment)
-                let childDone = state == .finished || childElapsed == segment
-                let childState: TimerState
-                if childDone {
-                    childState = .finished
-                } else if state == .stopped {
-                    childState = .stopped
-                } else if currentChild == nil {
-                    childState = state
-                    currentChild = index
-                } else {
-                    childState = .pending
-                }
-                tree.addChild(ProgressTree(totalUnitCount: childUnits), withPendingUnitCount: childUnits)
-                tree.updateChild(at: index) { child in
-                    child.completedUnitCount = childDone ? childUnits : childElapsed / 1_000_000
-                }
-                children.append(
-                    TimerInfo(
-                        id: "\(id).\(index + 1)", name: nil, state: childState,
-                        duration: Double(segment) / 1e9, remaining: Double(segment - childElapsed) / 1e9,
-                        elapsed: Double(childElapsed) / 1e9, progress: tree.children[index].node.snapshot))
-                offset += segment
-            }
+            (progress, children, currentChild) = groupProgress(segments: groupSegments, elapsed: elapsed)
         } else {
-            tree.completedUnitCount = state == .finished ? tree.totalUnitCount : elapsed / 1_000_000
+            // A plain timer's tree would have no children: its snapshot follows from the counts alone.
+            let totalUnits = Self.unitCount(ofNanoseconds: total)
+            progress = ProgressTree.leafSnapshot(
+                totalUnitCount: totalUnits,
+                completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
+                isCancelled: state == .stopped, isPaused: state == .paused)
         }
-        if state == .stopped { tree.cancel() }
-        if state == .paused { tree.pause() }
-        if isGroup {
-            for index in children.indices {
-                children[index].progress = tree.children[index].node.snapshot
-            }
-        }
+        let created = timestamps.string(from: createdAt)
+        let started = timestamps.string(from: startedAt)
         return TimerInfo(
             id: String(id), name: name, state: state, duration: totalSeconds,
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
-            elapsed: Double(elapsed) / 1e9, progress: tree.snapshot,
-            createdAt: ISO8601.string(from: createdAt), startedAt: ISO8601.string(from: startedAt),
-            endedAt: endedAt.map(ISO8601.string(from:)),
-            endsAt: state == .running ? endsAt(now: now, wallNow: wallNow).map(ISO8601.string(from:)) : nil,
+            elapsed: Double(elapsed) / 1e9, progress: progress,
+            createdAt: created, startedAt: started,
+            endedAt: endedAt.map { timestamps.string(from: $0) },
+            endsAt: state == .running ? endsAt(now: now, wallNow: wallNow).map { timestamps.string(from: $0) } : nil,
             missed: missed ? true : nil,
             currentChild: isGroup ? currentChild : nil, children: isGroup ? children : nil)
+    }
+
+    /// A group's progress tree, built child by child, and its children's snapshots.
+    private func groupProgress(
+        segments groupSegments: [Int64], elapsed: Int64
+    ) -> (progress: ProgressSnapshot, children: [TimerInfo], currentChild: Int?) {
+        // A group's total is the sum of its children's units (each rounded up on its own), so that
+        // crediting every child brings the parent exactly to its total.
+        let totalUnits = groupSegments.reduce(Int64(0)) { $0 + Self.unitCount(ofNanoseconds: $1) }
+        var tree = ProgressTree(totalUnitCount: totalUnits)
+        var children: [TimerInfo] = []
+        var currentChild: Int?
+        var offset: Int64 = 0
+        for (index, segment) in groupSegments.enumerated() {
+            let childElapsed = min(max(0, elapsed - offset), segment)
+            let childUnits = Self.unitCount(ofNanoseconds: segment)
+            let childDone = state == .finished || childElapsed == segment
+            let childState: TimerState
+            if childDone {
+                childState = .finished
+            } else if state == .stopped {
+                childState = .stopped
+            } else if currentChild == nil {
+                childState = state
+                currentChild = index
+            } else {
+                childState = .pending
+            }
+            tree.addChild(ProgressTree(totalUnitCount: childUnits), withPendingUnitCount: childUnits)
+            tree.updateChild(at: index) { child in
+                child.completedUnitCount = childDone ? childUnits : childElapsed / 1_000_000
+            }
+            children.append(
+                TimerInfo(
+                    id: "\(id).\(index + 1)", name: nil, state: childState,
+                    duration: Double(segment) / 1e9, remaining: Double(segment - childElapsed) / 1e9,
+                    elapsed: Double(childElapsed) / 1e9, progress: tree.children[index].node.snapshot))
+            offset += segment
+        }
+        if state == .stopped { tree.cancel() }
+        if state == .paused { tree.pause() }
+        for index in children.indices {
+            children[index].progress = tree.children[index].node.snapshot
+        }
+        return (tree.snapshot, children, currentChild)
     }
 }
 
