@@ -361,6 +361,11 @@ public final class Daemon {
     /// acknowledged that is not durable, and the next turn writes a whole snapshot instead.
     private func commit() {
         let isQuiet = pendingFlush.isEmpty && isFreeOfDeadlines()
+        if stateIsDirty, options.savePolicy == .atExit {
+            _ = service.engine.takeChanges()  // nothing is journaled; do not let the change list grow
+            stateIsDirty = false
+            syncIsNeeded = false
+        }
         if stateIsDirty, options.savePolicy == .everyChange {
             do {
                 try store.commit(
