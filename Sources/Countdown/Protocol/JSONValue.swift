@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case string(String)
     /// An array.
     case array([JSONValue])
-    /// An object; duplicate keys keep the last value.
+    /// An object; of duplicate keys the first wins (as `JSONDecoder` reads them).
     case object([String: JSONValue])
 
     /// Decodes whatever JSON value is there.

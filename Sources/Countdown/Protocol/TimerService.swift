@@ -117,7 +117,8 @@ public struct TimerService: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+            // The hand-written parser reads every well-formed line; JSONDecoder only confirms a refusal.
+            value = try JSONValue(parsing: line) ?? JSONDecoder().decode(JSONValue.self, from: Data(line))
         } catch {
             outcome.reply = Self.errorLine(
                 id: .null, RPCError(.parseError, "request is not valid JSON: send one JSON-RPC 2.0 object per line"))
