@@ -210,7 +210,7 @@ public struct TimerService: Sendable {
     public mutating func wakeups(for ending: TimerEnding) -> [(waiter: WaiterID, reply: [UInt8])] {
         ending.waiters.compactMap { waiter in
             guard let id = pendingWaits.removeValue(forKey: waiter) else { return nil }
-            guard let data = try? Self.encoder.encode(ending.timer) else { return nil }
+            guard let data = try? Self.json(ending.timer) else { return nil }
             return (waiter, Self.resultLine(id: id, resultJSON: data))
         }
     }
@@ -240,13 +240,42 @@ public struct TimerService: Sendable {
         return errorLine(id: id, RPCError(.internalError, "internal error: \(error)"))
     }
 
-    private static func resultLine(id: RPCID, resultJSON: Data) -> [UInt8] {
-        var line = Array(#"{"id":"#.utf8)
-        line += (try? Array(encoder.encode(id))) ?? Array("null".utf8)
-        line += Array(#","jsonrpc":"2.0","result":"#.utf8)
-        line += resultJSON
-        line.append(UInt8(ascii: "}"))
-        return line
+    private static func resultLine(id: RPCID, resultJSON: [UInt8]) -> [UInt8] {
+        var writer = JSONBytesWriter(capacity: resultJSON.count + 48)
+        writer.raw(#"{"id":"#)
+        switch id {
+        case .number(let value) where value == value.rounded() && abs(value) < 9e15:
+            writer.integer(Int64(value))  // as RPCID.encode(to:) writes it
+        case .string(let value):
+            writer.string(value)
+        case .null:
+            writer.null()
+        case .number:
+            writer.bytes += (try? Array(encoder.encode(id))) ?? Array("null".utf8)
+        }
+        writer.raw(#","jsonrpc":"2.0","result":"#)
+        writer.bytes += resultJSON
+        writer.bytes.append(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    /// `info` as `encoder` encodes it, written by hand (``TimerInfo/write(to:)``) where that applies.
+    private static func json(_ info: TimerInfo) throws -> [UInt8] {
+        var writer = JSONBytesWriter()
+        if (try? info.write(to: &writer)) == true { return writer.bytes }
+        return Array(try encoder.encode(info))
+    }
+
+    /// `infos` as `encoder` encodes the array, written by hand where that applies.
+    private static func json(_ infos: [TimerInfo]) throws -> [UInt8] {
+        var writer = JSONBytesWriter(capacity: 512 * infos.count + 2)
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, info) in infos.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            guard (try? info.write(to: &writer)) == true else { return Array(try encoder.encode(infos)) }
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        return writer.bytes
     }
 
     private static func readID(_ value: JSONValue?) -> RPCID? {
@@ -259,8 +288,8 @@ public struct TimerService: Sendable {
     }
 
     private enum RunResult {
-        case result(Data, changed: Bool, event: String? = nil)
-        case stopped(Data, TimerEnding)
+        case result([UInt8], changed: Bool, event: String? = nil)
+        case stopped([UInt8], TimerEnding)
         case waiting
         case reload
     }
@@ -283,27 +312,27 @@ public struct TimerService: Sendable {
                 var info = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
                 info.resolvedAt = resolution
                 let event = "started timer \(info.label), ends at \(ISO8601.string(from: deadline))"
-                return .result(try encoder.encode(info), changed: true, event: event)
+                return .result(Array(try encoder.encode(info)), changed: true, event: event)
             }
             let durations = try Self.durations(params["durations"])
             let info = try engine.start(durations: durations, name: name, owner: context.uid, quota: quota)
             let event =
                 "started timer \(info.label), "
                 + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
-            return .result(try encoder.encode(info), changed: true, event: event)
+            return .result(try Self.json(info), changed: true, event: event)
         case .timerStop:
             let reference = try Self.timerReference(params, method)
             let ending = try engine.stop(reference, requester: context.requester)
-            return .stopped(try encoder.encode(ending.timer), ending)
+            return .stopped(try Self.json(ending.timer), ending)
         case .timerPause:
             let info = try engine.pause(try Self.timerReference(params, method), requester: context.requester)
-            return .result(try encoder.encode(info), changed: true, event: "paused timer \(info.label)")
+            return .result(try Self.json(info), changed: true, event: "paused timer \(info.label)")
         case .timerResume:
             let info = try engine.resume(try Self.timerReference(params, method), requester: context.requester)
-            return .result(try encoder.encode(info), changed: true, event: "resumed timer \(info.label)")
+            return .result(try Self.json(info), changed: true, event: "resumed timer \(info.label)")
         case .timerStatus:
             let info = try engine.status(try Self.timerReference(params, method), requester: context.requester)
-            return .result(try encoder.encode(info), changed: false)
+            return .result(try Self.json(info), changed: false)
         case .timerList:
             try Self.allowOnly(["all"], in: params, method: method)
             let all: Bool
@@ -313,11 +342,11 @@ public struct TimerService: Sendable {
             case .some(let other): throw Self.typeError("all", "a boolean", other, method)
             }
             return .result(
-                try encoder.encode(engine.list(includeEnded: all, requester: context.requester)), changed: false)
+                try Self.json(engine.list(includeEnded: all, requester: context.requester)), changed: false)
         case .timerWait:
             let reference = try Self.timerReference(params, method)
             if let ended = try engine.wait(reference, waiter: context.waiter, requester: context.requester) {
-                return .result(try encoder.encode(ended), changed: false)
+                return .result(try Self.json(ended), changed: false)
             }
             if let id {
                 pendingWaits[context.waiter] = id
@@ -329,7 +358,7 @@ public struct TimerService: Sendable {
             try Self.allowOnly([], in: params, method: method)
             let result = PingResult(
                 version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid)
-            return .result(try encoder.encode(result), changed: false)
+            return .result(Array(try encoder.encode(result)), changed: false)
         case .daemonReload:
             try Self.allowOnly([], in: params, method: method)
             return .reload
@@ -338,7 +367,7 @@ public struct TimerService: Sendable {
             let result = StatsResult(
                 liveTimers: engine.liveCount, runningTimers: engine.runningCount,
                 firedTimers: engine.lateness.totalCount, latenessMicroseconds: engine.lateness.summary)
-            return .result(try encoder.encode(result), changed: false)
+            return .result(Array(try encoder.encode(result)), changed: false)
         }
     }
 
@@ -356,7 +385,7 @@ public struct TimerService: Sendable {
             guard let data = try? encoder.encode(value) else {
                 return errorLine(id: id, RPCError(.internalError, "cannot encode the reload result"))
             }
-            return resultLine(id: id, resultJSON: data)
+            return resultLine(id: id, resultJSON: Array(data))
         case .failure(let error):
             return errorLine(id: id, error)
         }
