@@ -15,7 +15,9 @@ public struct DeadlineQueue: Sendable {
     }
 
     private var heap: [Entry] = []
-    private var positions: [UInt64: Int32] = [:]  // 12 bytes a bucket instead of 16
+    /// id → index in `heap`: an array indexed by id (ids only grow), not a hash table, as every
+    /// sift step updates it (docs/performance.md).
+    private var positions = IDIndex()
 
     /// Creates an empty queue.
     public init() {}
@@ -45,7 +47,7 @@ public struct DeadlineQueue: Sendable {
             if heap[index].precedes(old) { siftUp(index) } else { siftDown(index) }
         } else {
             heap.append(Entry(deadline: deadline, id: id))
-            positions[id] = Int32(heap.count - 1)
+            positions.set(id, to: Int32(heap.count - 1))
             siftUp(heap.count - 1)
         }
         checkInvariants()
@@ -62,7 +64,7 @@ public struct DeadlineQueue: Sendable {
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last
-            positions[last.id] = Int32(index)
+            positions.set(last.id, to: Int32(index))
             siftUp(index)
             if let moved = positions[last.id] { siftDown(Int(moved)) }
         }
@@ -109,8 +111,8 @@ public struct DeadlineQueue: Sendable {
 
     private mutating func swapAt(_ a: Int, _ b: Int) {
         heap.swapAt(a, b)
-        positions[heap[a].id] = Int32(a)
-        positions[heap[b].id] = Int32(b)
+        positions.set(heap[a].id, to: Int32(a))
+        positions.set(heap[b].id, to: Int32(b))
     }
 
     /// Checks the heap order and the index in debug builds (O(n); skipped for large heaps).

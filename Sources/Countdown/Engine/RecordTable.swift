@@ -2,11 +2,11 @@
 ///
 /// A `[UInt64: TimerRecord]` dictionary keeps each ~150-byte record inline in its hash table, which
 /// is a power of two at most three-quarters full: with a million timers, two million buckets and
-/// over 300 MB. Here the records sit in one array (freed slots are reused) and only the 12-byte
-/// id → slot pairs are hashed (docs/performance.md).
+/// over 300 MB. Here the records sit in one array (freed slots are reused), found through an
+/// ``IDIndex`` (id → slot): an array indexed by id, since ids only grow (docs/performance.md).
 struct RecordTable: Sendable, Sequence {
     private var slab: [TimerRecord?] = []
-    private var slots: [UInt64: Int32] = [:]
+    private var slots = IDIndex()
     private var freeSlots: [Int32] = []
     /// Ids written since the last ``forgetChanges()`` (insert, update or removal), in the order
     /// written and possibly repeated, so an owner that persists the engine can journal just what
@@ -33,7 +33,7 @@ struct RecordTable: Sendable, Sequence {
 
     /// The record with `id`; setting `nil` removes it.
     ///
-    /// - Complexity: O(1) on average: one hash probe.
+    /// - Complexity: O(1) amortised: one ``IDIndex`` access.
     subscript(id: UInt64) -> TimerRecord? {
         get {
             guard let slot = slots[id] else { return nil }
@@ -48,28 +48,17 @@ struct RecordTable: Sendable, Sequence {
                 }
                 return
             }
-            // One probe for both cases: the `default:` accessor finds the id's bucket, or makes one.
-            let candidate = freeSlots.last ?? Int32(clamping: slab.count)
-            let slot = Self.slot(in: &slots[id, default: -1], orNew: candidate)
-            if slot.isNew {
-                if Int(slot.index) < slab.count {
-                    freeSlots.removeLast()
-                    slab[Int(slot.index)] = newValue
-                } else {
-                    precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
-                    slab.append(newValue)
-                }
+            if let slot = slots[id] {
+                slab[Int(slot)] = newValue
+            } else if let slot = freeSlots.popLast() {
+                slots.set(id, to: slot)
+                slab[Int(slot)] = newValue
             } else {
-                slab[Int(slot.index)] = newValue
+                precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
+                slots.set(id, to: Int32(slab.count))
+                slab.append(newValue)
             }
         }
-    }
-
-    /// The slot in `entry`, or `candidate` stored there when the entry was just made (`-1`).
-    private static func slot(in entry: inout Int32, orNew candidate: Int32) -> (index: Int32, isNew: Bool) {
-        guard entry < 0 else { return (entry, false) }
-        entry = candidate
-        return (candidate, true)
     }
 
     private mutating func noteChange(_ id: UInt64) {
