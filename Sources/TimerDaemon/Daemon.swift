@@ -170,8 +170,16 @@ public final class Daemon {
         if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
     }
 
+    /// The most reply bytes queued for one client; past it the client is closed (docs/protocol.md).
+    private static let maximumQueuedReplyBytes = 16 << 20
+    /// Reads of `readBuffer` per client per turn: a client that writes without pause must not keep
+    /// the loop from serving the others (epoll is level-triggered, so the rest is read next turn).
+    private static let readsPerTurn = 4
+
     private func readRequests(_ connection: Connection) {
-        while connections[connection.token] != nil {
+        var reads = 0
+        while connections[connection.token] != nil, reads < Self.readsPerTurn {
+            reads += 1
             let count = Glibc.read(connection.fd, &readBuffer, readBuffer.count)
             if count == 0 {
                 close(connection)
@@ -200,6 +208,10 @@ public final class Daemon {
                     var end = index
                     if end > start, connection.input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                     handle(Array(connection.input[start..<end]), from: connection)
+                    if connection.output.count > Self.maximumQueuedReplyBytes {
+                        dropUnreadReplies(connection)
+                        return
+                    }
                 }
                 start = index + 1
             }
@@ -340,9 +352,8 @@ public final class Daemon {
             close(connection)
             return
         }
-        if connection.output.count > 16 << 20 {
-            log("client \(connection.token): does not read its replies; closing it")
-            close(connection)
+        if connection.output.count > Self.maximumQueuedReplyBytes {
+            dropUnreadReplies(connection)
             return
         }
         let wantsWrite = !connection.output.isEmpty
@@ -351,6 +362,11 @@ public final class Daemon {
             let interest: Epoll.Events = wantsWrite ? [.readable, .hangUp, .writable] : [.readable, .hangUp]
             try? epoll.modify(connection.fd, interest: interest, token: connection.token)
         }
+    }
+
+    private func dropUnreadReplies(_ connection: Connection) {
+        log("client \(connection.token): does not read its replies (over 16 MiB queued); closing it")
+        close(connection)
     }
 
     private func close(_ connection: Connection) {
