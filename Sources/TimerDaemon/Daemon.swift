@@ -38,6 +38,8 @@ public final class Daemon {
     private var isRunning = true
     private var stateIsDirty = false
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
+    private let reserve: DescriptorReserve
+    private var isOutOfDescriptors = false
 
     /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
     ///
@@ -59,6 +61,7 @@ public final class Daemon {
             socketPath = RuntimePaths.defaultSocketPath()
             try RuntimePaths.ensurePrivateDirectory(RuntimePaths.defaultRuntimeDirectory())
         }
+        reserve = DescriptorReserve(wanted: options.maximumConnections + 64)
         signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGHUP])
         epoll = try Epoll()
         bootTimer = try BootTimer()
@@ -136,9 +139,14 @@ public final class Daemon {
             let fd = accept4(listenerFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
                 if errno == EINTR { continue }
+                if DescriptorReserve.isExhaustion(errno) {
+                    if shedClient() { continue }
+                    return
+                }
                 if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(SystemError("accept", errno: errno))") }
                 return
             }
+            isOutOfDescriptors = false
             guard let credentials = try? UnixSocket.peerCredentials(fd) else {
                 Syscall.close(fd)
                 continue
@@ -161,6 +169,22 @@ public final class Daemon {
                 continue
             }
             connections[token] = connection
+        }
+    }
+
+    /// Out of descriptors: refuses one pending client with -32006 (logged once per episode).
+    private func shedClient() -> Bool {
+        if !isOutOfDescriptors {
+            isOutOfDescriptors = true
+            log(
+                "accept: out of file descriptors (limit \(DescriptorReserve.openFileLimit)) with \(connections.count) clients; refusing new ones"
+            )
+        }
+        return reserve.shed(listenerFD) { fd in
+            let error = RPCError(
+                .tooManyConnections,
+                "timerd has run out of file descriptors (\(connections.count) connections); try again later")
+            _ = try? Syscall.write(fd, ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
         }
     }
 

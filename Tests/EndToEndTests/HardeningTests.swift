@@ -58,4 +58,50 @@ struct HardeningTests {
         #expect(harness.log().contains("does not read its replies (over 16 MiB queued); closing it"))
         #expect(harness.stopDaemon() == 0)
     }
+
+    @Test("out of file descriptors, timerd refuses new clients with -32006 instead of spinning")
+    func descriptorExhaustion() throws {
+        let harness = try Harness()
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // A hard limit of 64 descriptors: raising the soft limit cannot help here.
+        daemon.arguments = [
+            "-c", #"ulimit -n 64 && exec "$0" --socket "$1" --state-dir "$2" 2>"$3""#, Harness.timerd,
+            harness.socketPath, harness.stateDirectory, harness.directory + "/limited.log",
+        ]
+        daemon.standardOutput = FileHandle.nullDevice  // never hold the test runner's pipes
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while harness.ctl(["ping"]).status != 0 && Date() < deadline { usleep(20_000) }
+        var clients: [RawClient] = []
+        for _ in 0..<100 { clients.append(try RawClient(path: harness.socketPath)) }
+        var served = 0
+        var refused = 0
+        for (index, client) in clients.enumerated() {
+            // A refused client is already closed: send without SIGPIPE.
+            let request = Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"daemon.ping"}"#.utf8) + [10]
+            _ = request.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let reply = try JSONObject.parse(try #require(client.readLine(timeout: 5), "client \(index) got no reply"))
+            if reply["result"] != nil {
+                served += 1
+            } else {
+                let error = reply["error"] as? [String: Any]
+                #expect(error?["code"] as? Int == -32006)
+                #expect((error?["message"] as? String)?.contains("run out of file descriptors") == true)
+                refused += 1
+            }
+        }
+        #expect(served > 0 && refused > 0)
+        clients.removeAll()
+        usleep(200_000)
+        #expect(harness.ctl(["ping"]).status == 0)
+        let log = (try? String(contentsOfFile: harness.directory + "/limited.log", encoding: .utf8)) ?? ""
+        #expect(log.split(separator: "\n").count < 10, "log flooded: \(log.prefix(500))")
+        #expect(log.contains("out of file descriptors (limit 64)"))
+    }
 }
