@@ -47,6 +47,8 @@ public final class Daemon {
     private let systemd: SystemdLink
     /// Whether timerd bound the socket itself (an inherited one is never unlinked).
     private let ownsSocketFile: Bool
+    private let reserve: DescriptorReserve
+    private var isOutOfDescriptors = false
 
     /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
     ///
@@ -77,6 +79,7 @@ public final class Daemon {
             socketPath = RuntimePaths.defaultSocketPath()
             try RuntimePaths.ensurePrivateDirectory(RuntimePaths.defaultRuntimeDirectory())
         }
+        reserve = DescriptorReserve(wanted: config.maximumConnections + 64)
         signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGHUP])
         epoll = try Epoll()
         bootTimer = try BootTimer()
@@ -161,9 +164,14 @@ public final class Daemon {
             let fd = accept4(listenerFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
                 if errno == EINTR { continue }
+                if DescriptorReserve.isExhaustion(errno) {
+                    if shedClient() { continue }
+                    return
+                }
                 if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(SystemError("accept", errno: errno))") }
                 return
             }
+            isOutOfDescriptors = false
             guard let credentials = try? UnixSocket.peerCredentials(fd) else {
                 Syscall.close(fd)
                 continue
@@ -189,14 +197,38 @@ public final class Daemon {
         }
     }
 
+    /// Out of descriptors: refuses one pending client with -32006 (logged once per episode).
+    private func shedClient() -> Bool {
+        if !isOutOfDescriptors {
+            isOutOfDescriptors = true
+            log(
+                "accept: out of file descriptors (limit \(DescriptorReserve.openFileLimit)) with \(connections.count) clients; refusing new ones"
+            )
+        }
+        return reserve.shed(listenerFD) { fd in
+            let error = RPCError(
+                .tooManyConnections,
+                "timerd has run out of file descriptors (\(connections.count) connections); try again later")
+            _ = try? Syscall.write(fd, ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
+        }
+    }
+
     private func serve(_ token: UInt64, _ ready: Epoll.Events) {
         guard let connection = connections[token] else { return }
         if ready.contains(.writable) { flush(connection) }
         if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
     }
 
+    /// The most reply bytes queued for one client; past it the client is closed (docs/protocol.md).
+    private static let maximumQueuedReplyBytes = 16 << 20
+    /// Reads of `readBuffer` per client per turn: a client that writes without pause must not keep
+    /// the loop from serving the others (epoll is level-triggered, so the rest is read next turn).
+    private static let readsPerTurn = 4
+
     private func readRequests(_ connection: Connection) {
-        while connections[connection.token] != nil {
+        var reads = 0
+        while connections[connection.token] != nil, reads < Self.readsPerTurn {
+            reads += 1
             let count = Glibc.read(connection.fd, &readBuffer, readBuffer.count)
             if count == 0 {
                 close(connection)
@@ -225,6 +257,10 @@ public final class Daemon {
                     var end = index
                     if end > start, connection.input[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                     handle(Array(connection.input[start..<end]), from: connection)
+                    if connection.output.count > Self.maximumQueuedReplyBytes {
+                        dropUnreadReplies(connection)
+                        return
+                    }
                 }
                 start = index + 1
             }
@@ -417,9 +453,8 @@ public final class Daemon {
             close(connection)
             return
         }
-        if connection.output.count > 16 << 20 {
-            log("client \(connection.token): does not read its replies; closing it")
-            close(connection)
+        if connection.output.count > Self.maximumQueuedReplyBytes {
+            dropUnreadReplies(connection)
             return
         }
         let wantsWrite = !connection.output.isEmpty
@@ -428,6 +463,11 @@ public final class Daemon {
             let interest: Epoll.Events = wantsWrite ? [.readable, .hangUp, .writable] : [.readable, .hangUp]
             try? epoll.modify(connection.fd, interest: interest, token: connection.token)
         }
+    }
+
+    private func dropUnreadReplies(_ connection: Connection) {
+        log("client \(connection.token): does not read its replies (over 16 MiB queued); closing it")
+        close(connection)
     }
 
     private func close(_ connection: Connection) {

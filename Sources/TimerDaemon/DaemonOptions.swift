@@ -101,8 +101,12 @@ public struct DaemonOptions: Sendable, Equatable {
         }
         func positive(_ flag: String) throws(UsageError) -> Double {
             let text = try value(flag)
-            guard let number = Double(text), number.isFinite, number > 0 else {
-                throw UsageError(message: "\(flag) must be a positive number of seconds, got \"\(text)\"")
+            // Bounded so that nanosecond arithmetic (Int64) cannot overflow: 366 days at most.
+            guard let number = Double(text), number.isFinite, number > 0, number <= DurationParser.maximumSeconds
+            else {
+                throw UsageError(
+                    message:
+                        "\(flag) must be a positive number of seconds, at most 31622400 (366 days), got \"\(text)\"")
             }
             return number
         }

@@ -28,8 +28,23 @@ struct DaemonOptionsTests {
             (["--frob"], "unknown argument \"--frob\""),
             (["--save", "never"], "--save must be change or exit, got \"never\""),
             (["--socket"], "--socket needs a value"),
-            (["--exit-when-idle", "soon"], "--exit-when-idle must be a positive number of seconds, got \"soon\""),
-            (["--request-timeout", "-1"], "--request-timeout must be a positive number of seconds, got \"-1\""),
+            (
+                ["--exit-when-idle", "soon"],
+                "--exit-when-idle must be a positive number of seconds, at most 31622400 (366 days), got \"soon\""
+            ),
+            (
+                ["--request-timeout", "-1"],
+                "--request-timeout must be a positive number of seconds, at most 31622400 (366 days), got \"-1\""
+            ),
+            // Regression: values past Int64 nanoseconds trapped the daemon's event loop at start.
+            (
+                ["--exit-when-idle", "1e300"],
+                "--exit-when-idle must be a positive number of seconds, at most 31622400 (366 days), got \"1e300\""
+            ),
+            (
+                ["--request-timeout", "1e10"],
+                "--request-timeout must be a positive number of seconds, at most 31622400 (366 days), got \"1e10\""
+            ),
             (["--max-connections", "0"], "--max-connections must be a whole number > 0, got \"0\""),
         ])
     func badArguments(_ arguments: [String], _ message: String) {
