@@ -20,6 +20,9 @@ final class Connection {
     var wantsWrite = false
     /// Close once `output` is flushed.
     var closeAfterFlush = false
+    /// The peer shut down its sending side (`shutdown(SHUT_WR)`, as `socat` and `nc` do): nothing more
+    /// is read, but pending waits are still answered before the connection is closed.
+    var isReadClosed = false
     /// The `timer.wait` requests of this connection that are still pending.
     var waiters: Set<UInt64> = []
 

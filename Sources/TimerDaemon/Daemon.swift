@@ -216,6 +216,10 @@ public final class Daemon {
     private func serve(_ token: UInt64, _ ready: Epoll.Events) {
         guard let connection = connections[token] else { return }
         if ready.contains(.writable) { flush(connection) }
+        if connection.isReadClosed {
+            if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
+            return
+        }
         if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
     }
 
@@ -231,7 +235,7 @@ public final class Daemon {
             reads += 1
             let count = Glibc.read(connection.fd, &readBuffer, readBuffer.count)
             if count == 0 {
-                close(connection)
+                endOfInput(connection)
                 return
             }
             if count < 0 {
@@ -243,6 +247,28 @@ public final class Daemon {
             consumeLines(connection)
             if count < readBuffer.count { return }
         }
+    }
+
+    /// The peer closed its sending side: a last line without its newline still counts, and the
+    /// connection stays open until its pending waits are answered and its replies sent.
+    private func endOfInput(_ connection: Connection) {
+        if !connection.input.isEmpty, !connection.isDiscarding {
+            var line = connection.input
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            connection.input.removeAll()
+            handle(line, from: connection)
+        }
+        connection.input.removeAll()
+        connection.scanned = 0
+        connection.partialSince = nil
+        connection.isReadClosed = true
+        guard connections[connection.token] != nil else { return }
+        if connection.waiters.isEmpty && connection.output.isEmpty && !pendingFlush.contains(connection.token) {
+            close(connection)
+            return
+        }
+        if connection.waiters.isEmpty { connection.closeAfterFlush = true }
+        updateInterest(connection)
     }
 
     private func consumeLines(_ connection: Connection) {
@@ -352,6 +378,7 @@ public final class Daemon {
         else { return }
         connection.waiters.remove(wakeup.waiter)
         queue(wakeup.reply, to: connection)
+        if connection.isReadClosed && connection.waiters.isEmpty { connection.closeAfterFlush = true }
     }
 
     // MARK: - Reload
@@ -460,14 +487,21 @@ public final class Daemon {
         let wantsWrite = !connection.output.isEmpty
         if wantsWrite != connection.wantsWrite {
             connection.wantsWrite = wantsWrite
-            let interest: Epoll.Events = wantsWrite ? [.readable, .hangUp, .writable] : [.readable, .hangUp]
-            try? epoll.modify(connection.fd, interest: interest, token: connection.token)
+            updateInterest(connection)
         }
     }
 
     private func dropUnreadReplies(_ connection: Connection) {
         log("client \(connection.token): does not read its replies (over 16 MiB queued); closing it")
         close(connection)
+    }
+
+    /// What epoll watches a connection for: input until the peer shut its sending side, output
+    /// while replies are queued.
+    private func updateInterest(_ connection: Connection) {
+        var interest: Epoll.Events = connection.isReadClosed ? [] : [.readable, .hangUp]
+        if connection.wantsWrite { interest.insert(.writable) }
+        try? epoll.modify(connection.fd, interest: interest, token: connection.token)
     }
 
     private func close(_ connection: Connection) {

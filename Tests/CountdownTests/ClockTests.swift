@@ -199,3 +199,20 @@ struct ClockTests {
         )
     }
 }
+
+@Suite("ISO 8601 end times are read strictly")
+struct StrictISO8601Tests {
+    @Test(
+        "impossible dates and times are refused, real ones read",
+        arguments: [
+            ("2026-12-01T09:00:00+01:00", true), ("2026-12-01T08:00:00Z", true), ("2026-12-01T08:00:00.250Z", true),
+            ("2028-02-29T00:00:00Z", true), ("2026-02-29T00:00:00Z", false), ("2026-02-30T09:00:00Z", false),
+            ("2026-04-31T09:00:00Z", false), ("2026-12-01T24:00:00Z", false), ("2026-12-01T09:60:00Z", false),
+            ("2026-12-01T09:00:60Z", false), ("2026-13-01T09:00:00Z", false), ("2026-12-01T09:00:00+24:00", false),
+            ("2026-12-01T09:00:00", false), ("2026-12-01 09:00:00Z", false), ("2100-02-29T00:00:00Z", false),
+            ("2000-02-29T00:00:00Z", true),
+        ])
+    func strict(_ text: String, _ valid: Bool) {
+        #expect((ISO8601.date(from: text) != nil) == valid, "\(text)")
+    }
+}

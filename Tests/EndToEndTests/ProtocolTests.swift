@@ -89,6 +89,28 @@ struct ProtocolTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    @Test("a client that half-closes (as socat and nc do) still gets its last line's reply and its wait")
+    func halfClose() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let waiter = try RawClient(path: harness.socketPath)
+        waiter.send(#"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[0.3],"name":"h"}}"# + "\n")
+        waiter.send(#"{"jsonrpc":"2.0","id":2,"method":"timer.wait","params":{"timer":"h"}}"#)  // no newline
+        shutdown(waiter.fd, Int32(SHUT_WR))
+        let started = try JSONObject.parse(try #require(waiter.readLine()))
+        #expect(started["id"] as? Int == 1)
+        let ended = try JSONObject.parse(try #require(waiter.readLine()))
+        #expect(ended["id"] as? Int == 2)
+        #expect((ended["result"] as? [String: Any])?["state"] as? String == "finished")
+        #expect(waiter.readLine(timeout: 5) == nil)  // then the daemon closes the connection
+        let pinger = try RawClient(path: harness.socketPath)
+        pinger.send(#"{"jsonrpc":"2.0","id":"p","method":"daemon.ping"}"#)
+        shutdown(pinger.fd, Int32(SHUT_WR))
+        #expect(try JSONObject.parse(try #require(pinger.readLine()))["id"] as? String == "p")
+        #expect(pinger.readLine(timeout: 5) == nil)
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("many clients at once each get their own answers")
     func concurrentClients() throws {
         let harness = try Harness()

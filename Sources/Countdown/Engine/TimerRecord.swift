@@ -317,7 +317,46 @@ public enum ISO8601 {
     /// - Parameter text: the timestamp.
     /// - Returns: the instant, or `nil` when `text` is not such a timestamp.
     public static func date(from text: String) -> Date? {
+        guard hasValidFields(text) else { return nil }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// Whether `text` is `YYYY-MM-DDTHH:MM:SS[.f…](Z|±HH:MM)` with every field in range: a day that
+    /// exists in its month (leap years by the Gregorian rule), hours 0–23, minutes and seconds 0–59,
+    /// an offset of at most ±23:59. Foundation's parser alone accepts `2026-02-30` (as March 2) and `24:00`.
+    static func hasValidFields(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 116,
+            bytes[13] == 58, bytes[16] == 58,
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), hour < 24, minute < 60, second < 60
+        else { return false }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return false }
+        var index = 19
+        if bytes[index] == 46 {  // "."
+            index += 1
+            let digits = bytes[index...].prefix { (48...57).contains($0) }.count
+            guard digits > 0 else { return false }
+            index += digits
+        }
+        guard index < bytes.count else { return false }
+        if bytes[index] == 90 || bytes[index] == 122 { return index + 1 == bytes.count }  // "Z"
+        guard bytes[index] == 43 || bytes[index] == 45, index + 6 == bytes.count, bytes[index + 3] == 58,
+            let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2)
+        else { return false }
+        return offsetHours < 24 && offsetMinutes < 60
     }
 }
