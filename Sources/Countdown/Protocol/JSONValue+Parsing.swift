@@ -170,7 +170,7 @@ private struct JSONByteParser {
         return nil
     }
 
-    /// The scalar of `\uXXXX` (the `\u` already read), joining a surrogate pair.
+    /// The scalar of a `\u` escape with its four hex digits (the `\u` already read), joining a surrogate pair.
     private mutating func parseUnicodeEscape() -> Unicode.Scalar? {
         guard let high = parseHex4() else { return nil }
         if high < 0xD800 || high > 0xDFFF { return Unicode.Scalar(high) }
