@@ -41,11 +41,12 @@ struct IDIndex: Sendable {
         precondition(value >= 0, "IDIndex: negative value")
         let offset = id &- base
         if id >= base, offset < UInt64(dense.count) {
-            if dense[Int(offset)] < 0 {
-                denseCount += 1
-                noteChange()
-            }
+            let wasEmpty = dense[Int(offset)] < 0
             dense[Int(offset)] = value
+            if wasEmpty {
+                denseCount += 1
+                noteChange()  // may rebuild (new base and window): nothing may use `offset` after it
+            }
             return
         }
         if id >= base, offset - UInt64(dense.count) <= UInt64(count + 1_024) {
