@@ -49,4 +49,31 @@ struct ISO8601Tests {
         let date = Date(timeIntervalSince1970: seconds)
         #expect(ISO8601.string(from: date) == Self.reference(date))
     }
+
+    @Test("the two-entry timestamp cache hands out exactly ISO8601.string's text (seeded mix of repeats)")
+    func cacheAgrees() {
+        var cache = TimestampCache()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // seed
+        var recent: [Double] = [1_795_942_800.12]
+        var mismatches: [String] = []
+        for _ in 0..<20_000 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            // Half the instants repeat one of the last three (or the same millisecond), half are new.
+            let seconds: Double
+            if state % 2 == 0 {
+                seconds = recent[Int(state / 2 % UInt64(recent.count))] + Double(state % 3) * 0.000_1
+            } else {
+                seconds = Double(state % 7_258_118_400_000_000) / 1_000_000
+            }
+            recent = Array((recent + [seconds]).suffix(3))
+            let date = Date(timeIntervalSince1970: seconds)
+            if cache.string(from: date) != ISO8601.string(from: date) {
+                mismatches.append("\(seconds): \(cache.string(from: date)) vs \(ISO8601.string(from: date))")
+            }
+        }
+        let sample = mismatches.prefix(5).joined(separator: "; ")
+        #expect(mismatches.count == 0, "seed 0x9E3779B97F4A7C15: \(sample)")
+    }
 }
