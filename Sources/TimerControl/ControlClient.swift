@@ -107,13 +107,14 @@ final class ControlClient {
     ///
     /// - Returns: the request's id.
     @discardableResult
-    func send<Params: Encodable & Sendable>(_ method: RPCMethod, _ params: Params) throws(ControlError) -> Int {
+    func send(_ method: RPCMethod, _ params: some RequestParams) throws(ControlError) -> Int {
         let id = nextID
         nextID += 1
-        let request = RPCRequest(id: .number(Double(id)), method: method, params: params)
+        // Written by hand: the first JSONEncoder use costs a sizeable part of a CLI call's start-up.
+        var line = #"{"jsonrpc":"2.0","id":"# + String(id) + #","method":"# + RequestJSON.string(method.rawValue)
+        line += #","params":{"# + params.jsonMembers.joined(separator: ",") + "}}\n"
         do {
-            let data = try JSONEncoder().encode(request)
-            try Syscall.writeAll(fd, Array(data) + [10])
+            try Syscall.writeAll(fd, Array(line.utf8))
         } catch {
             throw .unavailable("lost the connection to timerd on \(socketPath) (\(error))")
         }
@@ -166,8 +167,8 @@ final class ControlClient {
     /// Sends a request and waits (10 s at most) for its result.
     ///
     /// - Throws: ``ControlError/failed(_:)`` with the daemon's error, or a connection error.
-    func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
-        _ method: RPCMethod, _ params: Params, as type: Result.Type, timeoutMilliseconds: Int32 = 10_000
+    func call<Result: Decodable & Sendable>(
+        _ method: RPCMethod, _ params: some RequestParams, as type: Result.Type, timeoutMilliseconds: Int32 = 10_000
     ) throws(ControlError) -> Result {
         let id = try send(method, params)
         while true {
@@ -184,24 +185,75 @@ final class ControlClient {
 }
 
 /// Parameters of the protocol's methods, as the client sends them.
-struct StartParams: Encodable, Sendable {
-    var durations: [Double]
-    var name: String?
+/// Parameters of a request, written as the members of its JSON `params` object.
+protocol RequestParams {
+    /// `"key":value` pairs, already JSON.
+    var jsonMembers: [String] { get }
 }
 
-struct StartAtParams: Encodable, Sendable {
+/// JSON text for the few value types requests carry.
+enum RequestJSON {
+    /// A JSON string literal, escaped per RFC 8259 §7.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += "\\u00" + String(scalar.value, radix: 16).leftPaddedHex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A finite number in the shortest form that reads back exactly (Swift's `description`).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(describing: value)
+    }
+}
+
+extension String {
+    fileprivate var leftPaddedHex: String { count >= 2 ? self : "0" + self }
+}
+
+struct StartParams: RequestParams, Sendable {
+    var durations: [Double]
+    var name: String?
+    var jsonMembers: [String] {
+        [#""durations":["# + durations.map(RequestJSON.number).joined(separator: ",") + "]"]
+            + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? [])
+    }
+}
+
+struct StartAtParams: RequestParams, Sendable {
     var at: String
     var timeZone: String?
     var minuteInterval: Int?
     var name: String?
+    var jsonMembers: [String] {
+        var members = [#""at":"# + RequestJSON.string(at)]
+        if let timeZone { members.append(#""timeZone":"# + RequestJSON.string(timeZone)) }
+        if let minuteInterval { members.append(#""minuteInterval":"# + String(minuteInterval)) }
+        if let name { members.append(#""name":"# + RequestJSON.string(name)) }
+        return members
+    }
 }
 
-struct TimerParams: Encodable, Sendable {
+struct TimerParams: RequestParams, Sendable {
     var timer: String
+    var jsonMembers: [String] { [#""timer":"# + RequestJSON.string(timer)] }
 }
 
-struct ListParams: Encodable, Sendable {
+struct ListParams: RequestParams, Sendable {
     var all: Bool
+    var jsonMembers: [String] { [#""all":"# + (all ? "true" : "false")] }
 }
 
-struct NoParams: Encodable, Sendable {}
+struct NoParams: RequestParams, Sendable {
+    var jsonMembers: [String] { [] }
+}
