@@ -2,6 +2,7 @@ import Countdown
 import Foundation
 import Glibc
 import Testing
+import TimerSystem
 
 /// Runs the real `timerd` and `timerctl` binaries in a private temporary directory.
 ///
@@ -149,16 +150,10 @@ final class RawClient {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
+        // The project's own address builder (it checks sun_path's length).
+        var (address, length) = try UnixSocket.address(path)
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
         }
         guard status == 0 else {
             close(fd)
