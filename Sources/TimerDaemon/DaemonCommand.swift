@@ -41,11 +41,12 @@ public enum DaemonCommand {
     }
 
     /// Writes one line to stderr, prefixed with `timerd: ` unless it already is, or is an
-    /// `Error:` or `WARNING:` line (which must start the line to be found).
+    /// `Error:` or `WARNING:` line (which must start the line to be found), then marked by
+    /// ``LogLine``: a journal priority `<N>` when stderr is the journal, else an ISO 8601 time.
     static func printError(_ line: String) {
         let text =
-            (line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") || line.hasPrefix("WARNING: ")
-                ? line : "timerd: " + line) + "\n"
-        StandardStream.error(text)
+            line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") || line.hasPrefix("WARNING: ")
+            ? line : "timerd: " + line
+        LogLine.write(text)
     }
 }

@@ -1,0 +1,117 @@
+import Glibc
+import TimerSystem
+
+/// How timerd marks each line it writes to stderr: a syslog priority for the journal, else a time.
+///
+/// When systemd connects stderr to the journal it sets `JOURNAL_STREAM` to the stream's
+/// `DEVICE:INODE` (decimal); a process whose fd 2 still has that device and inode may prefix each
+/// line with `<N>`, a syslog(3) priority, which the journal strips and stores so that
+/// `journalctl -p warning` finds warnings (sd-daemon(3), "Log levels"; systemd.exec(5),
+/// `$JOURNAL_STREAM`). Anywhere else (a terminal, the `timerd.log` file of an autostarted daemon)
+/// each line starts with an ISO 8601 UTC time with milliseconds, `2026-12-01T05:40:00.123Z`.
+enum LogLine: Equatable, Sendable {
+    /// stderr is the journal: `<3>` errors, `<4>` warnings, `<6>` information.
+    case journal
+    /// stderr is anything else: an ISO 8601 UTC time, a space, then the line.
+    case timestamped
+
+    /// The format for this process, decided once from `JOURNAL_STREAM` and `fstat(2)` of fd 2.
+    static let current: LogLine = {
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return .timestamped }
+        let variable = getenv("JOURNAL_STREAM").map { String(cString: $0) }
+        return detect(journalStream: variable, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }()
+
+    /// Decides the format from `JOURNAL_STREAM` and the device and inode of stderr.
+    ///
+    /// - Parameters:
+    ///   - journalStream: the variable's value (`"8:12345"`), or `nil` when it is unset.
+    ///   - device: `st_dev` of fd 2.
+    ///   - inode: `st_ino` of fd 2.
+    /// - Returns: ``journal`` only when the variable parses as two decimal numbers equal to
+    ///   `device` and `inode` (a child whose stderr was redirected inherits a stale variable, which
+    ///   must not count: sd-daemon(3)); else ``timestamped``.
+    static func detect(journalStream: String?, device: UInt64, inode: UInt64) -> LogLine {
+        guard let journalStream else { return .timestamped }
+        let parts = journalStream.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else {
+            return .timestamped
+        }
+        return streamDevice == device && streamInode == inode ? .journal : .timestamped
+    }
+
+    /// The syslog priority of one of timerd's lines, read from its wording.
+    ///
+    /// timerd's lines say what they are after the optional `timerd: `: `error: …`, `Error: …`
+    /// (usage) and `cannot start: …` are errors (3, `LOG_ERR`); `WARNING: …` (state moved aside)
+    /// and `warning: …` (a cut torn record, sd_notify trouble) are warnings (4, `LOG_WARNING`);
+    /// everything else is information (6, `LOG_INFO`). Numbers from syslog(3).
+    ///
+    /// - Parameter line: one line, without its newline.
+    /// - Returns: 3, 4 or 6.
+    static func priority(of line: Substring) -> Int {
+        let text = line.hasPrefix("timerd: ") ? line.dropFirst("timerd: ".count) : line
+        if text.hasPrefix("error:") || text.hasPrefix("Error:") || text.hasPrefix("cannot start:") { return 3 }
+        if text.hasPrefix("WARNING:") || text.hasPrefix("warning:") { return 4 }
+        return 6
+    }
+
+    /// Marks every line of `text` for this format.
+    ///
+    /// The lines of one message share its first line's priority (a usage error's `Usage:` line is
+    /// part of the error), and its time.
+    ///
+    /// - Parameters:
+    ///   - text: one or more lines, without a final newline.
+    ///   - seconds: the wall-clock time, seconds since 1970-01-01T00:00:00Z (used when timestamped).
+    ///   - milliseconds: the milliseconds past `seconds`, 0...999.
+    /// - Returns: the lines, each prefixed and ending in a newline.
+    /// - Complexity: O(n) in the length of `text`.
+    func render(_ text: String, seconds: Int, milliseconds: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let prefix =
+            switch self {
+            case .journal: "<\(LogLine.priority(of: lines.first ?? ""))>"
+            case .timestamped: LogLine.timestamp(seconds: seconds, milliseconds: milliseconds) + " "
+            }
+        var result = ""
+        for line in lines {
+            result += prefix
+            result += line
+            result += "\n"
+        }
+        return result
+    }
+
+    /// An ISO 8601 UTC time with milliseconds, `2026-12-01T05:40:00.123Z`.
+    ///
+    /// - Parameters:
+    ///   - seconds: seconds since 1970-01-01T00:00:00Z.
+    ///   - milliseconds: 0...999.
+    /// - Returns: the text; the proleptic Gregorian calendar, as `gmtime_r(3)` computes it.
+    static func timestamp(seconds: Int, milliseconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return "\(seconds).\(padded(milliseconds, 3))" }
+        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-"
+            + "\(padded(Int(parts.tm_mday), 2))T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):"
+            + "\(padded(Int(parts.tm_sec), 2)).\(padded(milliseconds, 3))Z"
+    }
+
+    /// `value` in decimal, zero-padded on the left to `width` digits.
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// Writes `text` to stderr in this process's format, at the current wall-clock time.
+    ///
+    /// - Parameter text: one or more lines, without a final newline.
+    static func write(_ text: String) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let line = current.render(text, seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000))
+        StandardStream.error(line)
+    }
+}
