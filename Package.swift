@@ -34,7 +34,8 @@ let package = Package(
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
-        .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
+        .testTarget(
+            name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerStorage", "TimerSystem"]),
         .testTarget(name: "TimerStorageTests", dependencies: ["TimerStorage", "Countdown", "TimerSystem"]),
         .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
