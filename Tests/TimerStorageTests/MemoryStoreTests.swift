@@ -16,13 +16,12 @@ struct MemoryStoreTests {
     func idReused() throws {
         let store = MemoryStore()
         let records = try twoRecords()
-        try store.commit(
-            EngineChanges(nextID: 3, updated: records), durability: .synchronous, snapshot: { unexpectedSnapshot() })
-        try store.commit(
-            EngineChanges(nextID: 3, removed: [2]), durability: .synchronous, snapshot: { unexpectedSnapshot() })
+        try commit(EngineChanges(nextID: 3, updated: records), to: store, .synchronous)
+        try commit(EngineChanges(nextID: 3, removed: [2]), to: store, .synchronous)
         #expect(throws: StoreError.idReused(2)) {
             try store.commit(
-                EngineChanges(nextID: 3, updated: [records[1]]), durability: .synchronous, snapshot: { unexpectedSnapshot() }
+                EngineChanges(nextID: 3, updated: [records[1]]), durability: .synchronous,
+                snapshot: { unexpectedSnapshot() }
             )
         }
         #expect(store.contents.snapshot == EngineSnapshot(nextID: 3, timers: [records[0]]))
@@ -33,33 +32,30 @@ struct MemoryStoreTests {
         let store = MemoryStore()
         var records = try twoRecords()
         records[0].name = "tea"
-        try store.commit(
-            EngineChanges(nextID: 2, updated: [records[0]]), durability: .synchronous, snapshot: { unexpectedSnapshot() })
+        try commit(EngineChanges(nextID: 2, updated: [records[0]]), to: store, .synchronous)
         records[1].name = "tea"
         #expect(throws: StoreError.nameTaken(owner: 0, name: "tea")) {
-            try store.commit(
-                EngineChanges(nextID: 3, updated: [records[1]]), durability: .mayBatch, snapshot: { unexpectedSnapshot() })
+            try commit(EngineChanges(nextID: 3, updated: [records[1]]), to: store, .mayBatch)
         }
         #expect(store.contents.snapshot == EngineSnapshot(nextID: 2, timers: [records[0]]))
-        // Another owner may use the name.
-        var other = records[1]
-        other.owner = 1000
         var stopped = records[0]
         stopped.state = .stopped
-        try store.commit(
-            EngineChanges(nextID: 3, updated: [stopped, records[1]]), durability: .synchronous,
-            snapshot: { unexpectedSnapshot() })
+        try commit(EngineChanges(nextID: 3, updated: [stopped, records[1]]), to: store, .synchronous)
         #expect(store.contents.snapshot.timers.map(\.state) == [.stopped, .running])
         #expect(store.contents.snapshot.timers.map(\.name) == ["tea", "tea"])
+        // Another owner may use the name; its second live "tea" is refused like the first owner's.
+        var other = records[1]
+        other.owner = 1000
+        other.id = 3
+        try commit(EngineChanges(nextID: 4, updated: [other]), to: store, .synchronous)
+        var again = other
+        again.id = 4
+        var twice = other
+        twice.id = 5
         #expect(throws: StoreError.nameTaken(owner: 1000, name: "tea")) {
-            var first = other
-            first.id = 3
-            other.id = 4
-            try store.commit(
-                EngineChanges(nextID: 5, updated: [first, other]), durability: .synchronous,
-                snapshot: { unexpectedSnapshot() })
+            try commit(EngineChanges(nextID: 6, updated: [again, twice]), to: store, .synchronous)
         }
-        #expect(store.contents.nextID == 3)
+        #expect(store.contents.nextID == 4)
     }
 
     @Test("The refusals read as sentences")
@@ -69,6 +65,13 @@ struct MemoryStoreTests {
                 == "uid 1000 already has a live timer named 'tea'; names are unique among one owner's live timers")
         #expect(StoreError.idReused(7).description == "id 7 was already used; a store never hands an id out twice")
     }
+}
+
+/// Commits `changes` to `store`, recording an issue if the store evaluates the snapshot (the memory
+/// store never needs it).
+private func commit(_ changes: EngineChanges, to store: MemoryStore, _ durability: CommitDurability) throws(StoreError)
+{
+    try store.commit(changes, durability: durability, snapshot: { unexpectedSnapshot() })
 }
 
 /// The snapshot closure of a memory store's commit is never evaluated; this records it if it were.
