@@ -23,17 +23,18 @@ import Countdown
 /// - ``MemoryStore``: the state in memory, checked as a shared store would check it.
 ///
 /// ## How a shared store (several hosts, one database) uses each method
-/// A store that several daemons share (docs/ of the PostgreSQL issue; prior art: river, Oban,
-/// solid_queue) is the authority, not a copy of one engine:
+/// A store that several daemons share (the planned PostgreSQL store; prior art: the job queues
+/// river, Oban and solid_queue) is the authority, not a copy of one engine. None is built yet;
+/// this is the contract it will meet:
 /// - ``load()`` reads the timers this host may serve; `isSameBoot` is false, because boot-time
 ///   instants of another host mean nothing here (the engine then re-times running timers from
 ///   their wall-clock start).
 /// - ``commit(_:durability:snapshot:)`` writes the changes in one transaction and refuses the whole
 ///   commit with ``StoreError/nameTaken(owner:name:)`` when another host holds the name, or
 ///   ``StoreError/idReused(_:)`` when an id was handed out twice; the caller then drops the turn's
-///   replies, as for any failed commit. ``MemoryStore`` makes the same checks, so these refusals
-///   are tested today. Ids come from the store: its ``load()`` returns a `nextID` from a range
-///   reserved for this host.
+///   replies, as for any failed commit, and must then reload the refused timers from the store.
+///   ``MemoryStore`` makes the same checks, so these refusals are tested today. Ids come from the
+///   store: its ``load()`` returns a `nextID` at the start of a range reserved for this host.
 /// - ``deadlineClock`` is the clock every deadline is measured on: a shared store returns one that
 ///   reads the database's `now()`, so that hosts whose clocks disagree still fire a timer once.
 /// - ``nextWake(now:)`` is when to poll for timers other hosts made due (capped at about 1 s).

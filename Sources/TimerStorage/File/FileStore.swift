@@ -7,15 +7,15 @@ import TimerSystem
 /// (`timerd`'s default store).
 ///
 /// - Files in the state directory: `snapshot` (every timer, replaced atomically), `journal` (each
-///   timer as it is after a change; ``Journal``) and `lock` (``StateLock``, held from ``load()``
-///   to ``close(_:)`` so that two daemons never share a journal). Layout in ``RecordFormat``.
+///   timer as it is after a change; `Journal`) and `lock` (`StateLock`, held from ``load()``
+///   to ``close(_:)`` so that two daemons never share a journal). Layout in `RecordFormat`.
 /// - ``commit(_:durability:snapshot:)`` appends one event-loop turn's changes with one `fsync`; the
 ///   daemon calls it before it sends that turn's replies, so a change is durable before it is
 ///   acknowledged.
 /// - ``compactIfDue(isQuiet:snapshot:)``: past ``journalMaximumBytes`` or ``journalMaximumRecords``
 ///   the state is written as a new snapshot and a new, empty journal is started, when the caller
 ///   is quiet, or at once past 4 times those limits; so also at a clean stop (``close(_:)``).
-/// - The first commit after ``load()`` (``open(restoring:snapshot:)``) goes on appending to an
+/// - The first commit after ``load()`` (`open(restoring:snapshot:)`) goes on appending to an
 ///   intact journal of this boot and format and compacts only when recovery repaired something,
 ///   the files are of an older format or boot, or the journal is past its limits.
 /// - ``load()``: snapshot, then the journal replayed over it.
@@ -38,9 +38,9 @@ public final class FileStore: TimerStore {
     /// This boot's id (``BootID/current()``), written into snapshots and journals.
     let bootID: String?
     /// Compact once the journal is this many bytes (default 4 MiB).
-    let journalMaximumBytes: Int
+    public let journalMaximumBytes: Int
     /// Compact once the journal holds this many change records (default 10,000).
-    let journalMaximumRecords: Int
+    public let journalMaximumRecords: Int
     /// When commits are written.
     public let writePolicy: WritePolicy
 
@@ -86,7 +86,7 @@ public final class FileStore: TimerStore {
     }
 
     /// Locks the directory, then reads the snapshot and replays the journal over it
-    /// (``load(now:log:)``), collecting recovery's log lines as ``StoreLoad/notes``.
+    /// (`load(now:log:)`), collecting recovery's log lines as ``StoreLoad/notes``.
     ///
     /// - Returns: the state found.
     /// - Throws: ``StoreError/locked(_:)`` when another process holds the directory;
@@ -257,11 +257,11 @@ public final class FileStore: TimerStore {
 
     /// How far past its limits a journal may grow while the caller is busy: past this many times
     /// ``journalMaximumBytes`` or ``journalMaximumRecords`` it is compacted even then.
-    static let busyGrowthFactor = 4
+    public static let busyGrowthFactor = 4
 
     /// Whether the journal has grown past ``journalMaximumBytes`` or ``journalMaximumRecords``: the
     /// next quiet ``compactIfDue(isQuiet:snapshot:)`` compacts.
-    var isCompactionDue: Bool { isJournalPast(factor: 1) }
+    public var isCompactionDue: Bool { isJournalPast(factor: 1) }
 
     private func isJournalPast(factor: Int) -> Bool {
         guard let journal else { return false }
@@ -279,7 +279,7 @@ public final class FileStore: TimerStore {
     ///   - isQuiet: whether a compaction now would delay nothing (default true).
     ///   - snapshot: the whole state now, evaluated only when compacting.
     /// - Returns: whether it compacted.
-    /// - Throws: ``StoreError/unavailable(_:)`` when ``compact(_:)`` fails; the journal then goes on
+    /// - Throws: ``StoreError/unavailable(_:)`` when `compact(_:)` fails; the journal then goes on
     ///   growing and the next call retries.
     /// - Complexity: O(1) when not due; O(n) in the timers when compacting.
     @discardableResult
@@ -299,8 +299,8 @@ public final class FileStore: TimerStore {
     }
 
     /// Accepts one turn's changes as ``writePolicy`` says: the first commit after ``load()``
-    /// finishes start-up (``open(restoring:snapshot:)``); then, with ``WritePolicy/everyCommit``,
-    /// the changes are appended to the journal (``commit(_:sync:snapshot:)``), with one `fsync`
+    /// finishes start-up (`open(restoring:snapshot:)`); then, with ``WritePolicy/everyCommit``,
+    /// the changes are appended to the journal (`commit(_:sync:snapshot:)`), with one `fsync`
     /// when `durability` is ``CommitDurability/synchronous``; with ``WritePolicy/atClose`` they
     /// are dropped (``close(_:)`` writes the whole state).
     ///
@@ -322,7 +322,7 @@ public final class FileStore: TimerStore {
         try Self.translating { try commit(changes, sync: durability == .synchronous, snapshot: snapshot) }
     }
 
-    /// Writes `snapshot` as the new snapshot with an empty journal (``compact(_:)``), closes the
+    /// Writes `snapshot` as the new snapshot with an empty journal (`compact(_:)`), closes the
     /// journal and releases the directory's lock.
     ///
     /// - Parameter snapshot: every timer.
