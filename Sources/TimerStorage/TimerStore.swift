@@ -48,7 +48,8 @@ public protocol TimerStore: AnyObject {
     /// host's own boot-time clock, which the daemon then passes to its engine.
     ///
     /// File and memory stores serve one host and return `nil`. A shared store returns a clock that
-    /// follows the database's `now()` (MULTIHOST.md: "one clock").
+    /// follows the database's `now()`: hosts must compare deadlines against one clock, never each
+    /// their own, or a timer fires twice or late when their clocks disagree.
     var deadlineClock: (any CountdownClock)? { get }
 
     /// Reads the saved state, repairing what a crash can leave (a torn journal tail, a damaged

@@ -9,7 +9,7 @@ import Testing
 struct FileStoreTests {
     @Test("With writePolicy atClose (timerd --save exit) a crash keeps the start-up state, close saves everything")
     func atClose() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try StateDirectory()
         let clock = ManualClock(wall: storeTestTime)
         func open() -> FileStore { FileStore(directory: directory.path, bootID: "boot-a", writePolicy: .atClose) }
         do {
@@ -35,7 +35,7 @@ struct FileStoreTests {
 
     @Test("A second store on a locked directory is refused until the first closes")
     func lock() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try StateDirectory()
         let first = FileStore(directory: directory.path, bootID: "boot-a")
         let second = FileStore(directory: directory.path, bootID: "boot-a")
         _ = try first.load()
@@ -51,7 +51,7 @@ struct FileStoreTests {
 
     @Test("A compaction put off while busy asks for a wake-up 100 ms later, until it is done")
     func wakeForCompaction() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try StateDirectory()
         let store = FileStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 2)
         var engine = try boot(store, clock: ManualClock(wall: storeTestTime)).0
         #expect(store.nextWake(now: 5_000_000_000) == nil)
@@ -66,7 +66,7 @@ struct FileStoreTests {
 
     @Test("State files of format version 1 (JSON, never released) are moved aside, not read")
     func versionOneIsNotRead() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try StateDirectory()
         let store = FileStore(directory: directory.path, bootID: "boot-a")
         var journal = RecordFormat.header(magic: RecordFormat.journalMagic, version: 1)
         journal += RecordFormat.record(.begin, payload: Array(#"{"generation":3,"bootID":"boot-a"}"#.utf8))

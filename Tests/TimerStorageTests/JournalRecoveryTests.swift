@@ -9,25 +9,6 @@ import Testing
 /// `journal.damaged-20261129T151733Z`.
 private let recoveryTime = Date(timeIntervalSince1970: 1_795_965_453)
 
-/// A private temporary state directory, removed afterwards.
-private final class StateDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/timerd-journal-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var journal: String { path + "/journal" }
-
-    func bytes(_ file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
-
-    func write(_ bytes: [UInt8], to file: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
-}
-
 /// Three timers started on a manual clock, as journal entries.
 private func threeTimers() throws -> [TimerRecord] {
     var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))

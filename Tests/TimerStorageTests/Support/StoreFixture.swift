@@ -6,21 +6,6 @@ import TimerStorage
 /// When the stores of these tests are used: 2026-11-29T15:17:33Z.
 let storeTestTime = Date(timeIntervalSince1970: 1_795_965_453)
 
-/// A private temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    /// Its path.
-    let path: String
-
-    /// Creates `/tmp/timerd-store-XXXXXX` (mkdtemp(3)).
-    init() throws {
-        var template = Array("/tmp/timerd-store-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// The stores the conformance suite runs on.
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     /// ``FileStore`` in a temporary directory, journal limit 4 records so that compaction happens.
@@ -38,12 +23,12 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
 final class StoreFixture {
     /// Which store.
     let kind: StoreKind
-    private let directory: TemporaryDirectory?
+    private let directory: StateDirectory?
     private let contents = MemoryStore.Contents()
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
-        directory = kind == .file ? try TemporaryDirectory() : nil
+        directory = kind == .file ? try StateDirectory() : nil
     }
 
     /// A new store over the same state as every earlier one of this fixture (a restart). The file
