@@ -14,5 +14,6 @@ struct DaemonStoreChoiceTests {
         #expect(store.writePolicy == expected)  // the mapping in DaemonOptions+Store.swift
         #expect(store.directory == "/tmp/unused")
         #expect(store.location == "/tmp/unused")
+        #expect(store.journalMaximumRecords == 7)  // --journal-max-records above
     }
 }
