@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "DatePicking", targets: ["DatePicking"]),
         .library(name: "Countdown", targets: ["Countdown"]),
+        .library(name: "TimerStorage", targets: ["TimerStorage"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
     ],
@@ -18,7 +19,10 @@ let package = Package(
         .target(name: "DatePicking"),
         .target(name: "Countdown"),
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
-        .target(name: "TimerDaemon", dependencies: ["Countdown", "DatePicking", "TimerSystem", "CLinux"]),
+        // The `TimerStore` protocol and its file-journal and memory implementations.
+        .target(name: "TimerStorage", dependencies: ["Countdown", "TimerSystem"]),
+        .target(
+            name: "TimerDaemon", dependencies: ["Countdown", "DatePicking", "TimerStorage", "TimerSystem", "CLinux"]),
         // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
         // time; timerd resolves local `--at` times instead (docs/performance.md).
         .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem"]),
@@ -30,7 +34,9 @@ let package = Package(
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
-        .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
+        .testTarget(
+            name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerStorage", "TimerSystem"]),
+        .testTarget(name: "TimerStorageTests", dependencies: ["TimerStorage", "Countdown", "TimerSystem"]),
         .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),

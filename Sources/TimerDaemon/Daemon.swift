@@ -2,6 +2,7 @@ import CLinux
 import Countdown
 import Foundation
 import Glibc
+import TimerStorage
 import TimerSystem
 
 /// The daemon: one event loop on one thread that owns the engine, the sockets and the state file.
@@ -20,14 +21,11 @@ public final class Daemon {
 
     private let options: DaemonOptions
     private let socketPath: String
-    private let store: DurableStore
-    private let bootID: String?
+    private let store: any TimerStore
     private let log: (String) -> Void
     private var service: TimerService
     private let epoll: Epoll
     private let bootTimer: BootTimer
-    /// Held for the daemon's life: no second daemon may use the same state directory.
-    private let stateLock: StateLock
     private let wallClock: WallClockWatch
     private let signals: SignalPipe
     private var listenerFD: Int32 = -1
@@ -67,10 +65,9 @@ public final class Daemon {
         ownsSocketFile = inherited == nil
         let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
         try RuntimePaths.ensurePrivateDirectory(stateDirectory)
-        stateLock = try StateLock(directory: stateDirectory)
-        bootID = BootID.current()
-        store = DurableStore(
-            directory: stateDirectory, bootID: bootID, journalMaximumRecords: options.journalMaximumRecords)
+        store = options.makeStore(stateDirectory: stateDirectory)
+        // Locks the state directory first: no second daemon may use it.
+        let saved = try store.load()
         if let path = options.socketPath {
             socketPath = path
         } else if let inherited {
@@ -85,10 +82,11 @@ public final class Daemon {
         bootTimer = try BootTimer()
         wallClock = try WallClockWatch()
         var engine = TimerEngine(
-            clock: SystemClock(), historyLimit: config.historyLimit, historyMaximumAge: config.historyMaxAgeSeconds)
-        let saved = try store.load(log: log)
+            clock: store.deadlineClock ?? SystemClock(), historyLimit: config.historyLimit,
+            historyMaximumAge: config.historyMaxAgeSeconds)
+        for note in saved.notes { log(note) }
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
-        try store.open(restoring: engine.takeChanges(), snapshot: { engine.snapshot })
+        try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
         idleSince = Syscall.bootTimeNanoseconds()
@@ -148,9 +146,9 @@ public final class Daemon {
         if ownsSocketFile { unlink(socketPath) }
         Syscall.close(listenerFD)
         do {
-            try store.compact(service.engine.snapshot)
+            try store.close(service.engine.snapshot)
         } catch {
-            log("error: could not save state to \(store.snapshotPath): \(error)")
+            log("error: could not save state to \(store.location): \(error)")
             status = 1
         }
         log("stopped")
@@ -417,26 +415,22 @@ public final class Daemon {
         pendingFlush.insert(connection.token)
     }
 
-    /// Journals this turn's changes (one fsync for every request of the turn; none when timers only
-    /// finished on their own, see ``DurableStore/commit(_:sync:snapshot:)``), then sends replies;
-    /// compacts the journal afterwards if it has grown past its limit. When the journal cannot be
-    /// written, this turn's replies are not sent (their connections are closed): nothing is
-    /// acknowledged that is not durable, and the next turn writes a whole snapshot instead.
+    /// Commits this turn's changes to the store (one fsync for every request of the turn; none
+    /// when timers only finished on their own: ``CommitDurability/mayBatch``), then sends replies;
+    /// lets the store compact afterwards when it is due. When the store refuses the commit, this
+    /// turn's replies are not sent (their connections are closed): nothing is acknowledged that is
+    /// not durable, and the store recovers on the next commit (the file store writes a snapshot).
     private func commit() {
         let isQuiet = pendingFlush.isEmpty && isFreeOfDeadlines()
-        if stateIsDirty, options.savePolicy == .atExit {
-            _ = service.engine.takeChanges()  // nothing is journaled; do not let the change list grow
-            stateIsDirty = false
-            syncIsNeeded = false
-        }
-        if stateIsDirty, options.savePolicy == .everyChange {
+        if stateIsDirty {
             do {
                 try store.commit(
-                    service.engine.takeChanges(), sync: syncIsNeeded, snapshot: { service.engine.snapshot })
+                    service.engine.takeChanges(), durability: syncIsNeeded ? .synchronous : .mayBatch,
+                    snapshot: { service.engine.snapshot })
                 stateIsDirty = false
                 syncIsNeeded = false
             } catch {
-                log("error: could not write \(store.journalPath): \(error); dropping this turn's replies")
+                log("error: could not save state to \(store.location): \(error); dropping this turn's replies")
                 for token in pendingFlush {
                     if let connection = connections[token] { close(connection) }
                 }
@@ -451,7 +445,7 @@ public final class Daemon {
         do {
             try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
         } catch {
-            log("error: could not compact \(store.journalPath): \(error); retrying after the next change")
+            log("error: could not compact the state in \(store.location): \(error); retrying after the next change")
         }
     }
 
@@ -539,7 +533,7 @@ public final class Daemon {
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
-        if store.isCompactionDue { next = min(next ?? .max, now + 100_000_000) }  // retry when quiet
+        if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
         let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)

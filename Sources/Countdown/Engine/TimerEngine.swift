@@ -16,7 +16,7 @@ public struct TimerEnding: Sendable, Hashable {
 }
 
 /// What the engine persists: enough to rebuild every timer after a restart.
-public struct EngineSnapshot: Sendable, Codable, Hashable {
+public struct EngineSnapshot: Sendable, Hashable {
     /// The next id to hand out; ids are never reused within one state.
     public var nextID: UInt64
     /// Every timer the engine holds, live ones and the ended history, by ascending id.

@@ -27,7 +27,8 @@ public struct TimerRecord: Sendable, Hashable {
     }
     /// `durations` and `segmentNanoseconds`, stored without any array for a plain timer (the common
     /// case): a million timers then cost two million fewer heap allocations (docs/performance.md).
-    var segments: Segments
+    /// `package` so that TimerStorage's binary codec reads and writes it without building arrays.
+    package var segments: Segments
     /// The state now (`running`, `paused`, `finished` or `stopped`).
     public var state: TimerState
     /// Whether the timer ended while no daemon ran and was finished at the next start.

@@ -2,7 +2,7 @@ import Countdown
 import Foundation
 
 /// The payload of the snapshot's single record.
-struct SnapshotPayload: Codable, Equatable, Sendable {
+struct SnapshotPayload: Equatable, Sendable {
     /// `/proc/sys/kernel/random/boot_id` when it was written: boot-time instants count from that boot.
     var bootID: String?
     /// The generation of the journal that continues this snapshot; an older journal is already
@@ -13,7 +13,7 @@ struct SnapshotPayload: Codable, Equatable, Sendable {
 }
 
 /// The snapshot: a file header and one ``RecordKind/snapshot`` record holding ``SnapshotPayload``
-/// (binary since format version 2, JSON in version 1; ``RecordPayload``), replaced atomically
+/// (binary, format version 2; ``RecordPayload``), replaced atomically
 /// (write `snapshot.tmp`, `fsync`, `rename`, `fsync` the directory; man rename(2)). A leftover `snapshot.tmp` from a crash is never read.
 enum SnapshotFile {
     /// Why a snapshot could not be read.
@@ -46,7 +46,7 @@ enum SnapshotFile {
 
     /// Reads the snapshot at `path`.
     ///
-    /// - Returns: the payload, and the file's format version (1 for an older timerd's snapshot).
+    /// - Returns: the payload, and the file's format version (one of ``RecordFormat/readableVersions``).
     /// - Throws: ``SystemError`` when it cannot be read; ``Problem`` when it is damaged.
     /// - Complexity: O(n) in the timers.
     static func read(_ path: String) throws -> (payload: SnapshotPayload, version: UInt32) {
@@ -61,7 +61,7 @@ enum SnapshotFile {
             next == bytes.count
         else { throw Problem.damagedRecord }
         do {
-            return (try RecordPayload.decodeSnapshot(payload, version: version), version)
+            return (try RecordPayload.decodeSnapshot(payload), version)
         } catch {
             throw Problem.undecodable(error)
         }

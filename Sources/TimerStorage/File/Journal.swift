@@ -4,7 +4,7 @@ import Glibc
 import TimerSystem
 
 /// The first record of every journal: which snapshot it follows and on which boot it was written.
-struct JournalBegin: Codable, Equatable, Sendable {
+struct JournalBegin: Equatable, Sendable {
     /// Matches the ``SnapshotPayload/journalGeneration`` of the snapshot this journal continues.
     var generation: UInt64
     /// `/proc/sys/kernel/random/boot_id` when the journal was created; boot-time instants in its
@@ -27,7 +27,7 @@ enum JournalEntry: Equatable, Sendable {
 /// turn shares one `fsync`).
 ///
 /// Layout in ``RecordFormat``. A journal grows until the store compacts it into a snapshot and
-/// starts a new one (``DurableStore``).
+/// starts a new one (``FileStore``).
 final class Journal {
     /// The journal's path.
     let path: String
@@ -92,7 +92,7 @@ final class Journal {
     /// returns, they and every earlier unsynced batch are durable (an `fsync` covers the whole file).
     ///
     /// On failure the file may end in a torn batch; the caller must not append again but start a
-    /// new journal (``DurableStore`` compacts), and the next recovery cuts the torn tail off.
+    /// new journal (``FileStore`` compacts), and the next recovery cuts the torn tail off.
     ///
     /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
     ///   data's state is unknown).
@@ -153,7 +153,7 @@ final class Journal {
             return try unusable("not a timerd journal (\(error))")
         }
         guard case .record(.begin, let payload, var offset) = RecordFormat.parse(bytes, at: RecordFormat.headerSize),
-            let begin = try? RecordPayload.decodeBegin(payload, version: version)
+            let begin = try? RecordPayload.decodeBegin(payload)
         else {
             return try unusable("its first record (byte offset \(RecordFormat.headerSize)) is damaged")
         }
@@ -161,7 +161,7 @@ final class Journal {
         while offset < bytes.count {
             let parsed = RecordFormat.parse(bytes, at: offset)
             if case .record(let kind, let payload, let next) = parsed,
-                let entry = try? RecordPayload.decodeEntry(kind, payload, version: version)
+                let entry = try? RecordPayload.decodeEntry(kind, payload)
             {
                 recovered.entries.append(entry)
                 offset = next

@@ -2,6 +2,8 @@ import Countdown
 import Foundation
 import Testing
 
+@testable import TimerStorage
+
 /// A record with every optional set: a named, running group with an absolute deadline.
 private let everything = TimerRecord(
     id: 0x0102_0304_0506_0708, name: "Tee 🍵", durations: [1.5, 300],

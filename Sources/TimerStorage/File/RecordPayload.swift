@@ -1,10 +1,9 @@
 import Countdown
 import Foundation
 
-/// The payloads of journal and snapshot records in each format version: what ``RecordFormat``
-/// frames.
+/// The payloads of journal and snapshot records: what ``RecordFormat`` frames.
 ///
-/// - Version 2 (written): binary, little-endian, fixed-width fields with length-prefixed strings
+/// - Version 2 (written and read): binary, little-endian, fixed-width fields with length-prefixed strings
 ///   and arrays; a timer as `TimerRecord`'s binary form (`TimerRecord+BinaryCoding.swift`).
 ///   - begin: `generation` UInt64, then `bootID` as an optional string (a byte 0 for nil, or 1
 ///     and a UInt32 byte count and UTF-8);
@@ -13,7 +12,6 @@ import Foundation
 ///   - nextID: one UInt64;
 ///   - snapshot: `bootID` as an optional string, `journalGeneration` UInt64, then the
 ///     `EngineSnapshot` (nextID UInt64, UInt32 count, the timers).
-/// - Version 1 (read only: what earlier timerd versions wrote): the same values as JSON.
 ///
 /// Each payload must be read to its last byte: trailing bytes are damage, like missing ones.
 enum RecordPayload {
@@ -21,13 +19,10 @@ enum RecordPayload {
     enum Problem: Error, Equatable, CustomStringConvertible {
         /// A binary payload is truncated or holds garbage.
         case binary(BinaryReader.Problem)
-        /// A JSON payload (format version 1) does not decode.
-        case json(String)
 
         var description: String {
             switch self {
             case .binary(let problem): return "\(problem)"
-            case .json(let reason): return "JSON does not decode: \(reason)"
             }
         }
     }
@@ -78,13 +73,12 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Reading (format versions 1 and 2)
+    // MARK: - Reading (format version 2)
 
     /// Reads a begin record's payload.
     ///
     /// - Throws: ``Problem``.
-    static func decodeBegin(_ payload: ArraySlice<UInt8>, version: UInt32) throws(Problem) -> JournalBegin {
-        if version == 1 { return try json(JournalBegin.self, payload) }
+    static func decodeBegin(_ payload: ArraySlice<UInt8>) throws(Problem) -> JournalBegin {
         return try binary(payload) { reader throws(BinaryReader.Problem) in
             let generation = try reader.readUInt64("journal generation")
             return JournalBegin(generation: generation, bootID: try readOptionalString("boot id", &reader))
@@ -95,16 +89,11 @@ enum RecordPayload {
     /// or ``RecordKind/nextID``).
     ///
     /// - Throws: ``Problem``; `nil` for a kind that is no change.
-    static func decodeEntry(_ kind: RecordKind, _ payload: ArraySlice<UInt8>, version: UInt32) throws(Problem)
-        -> JournalEntry?
-    {
-        switch (kind, version) {
-        case (.timer, 1): return .timer(try json(TimerRecord.self, payload))
-        case (.removed, 1): return .removed(try json([UInt64].self, payload))
-        case (.nextID, 1): return .nextID(try json(UInt64.self, payload))
-        case (.timer, _):
+    static func decodeEntry(_ kind: RecordKind, _ payload: ArraySlice<UInt8>) throws(Problem) -> JournalEntry? {
+        switch kind {
+        case .timer:
             return .timer(try binary(payload) { reader throws(BinaryReader.Problem) in try TimerRecord(from: &reader) })
-        case (.removed, _):
+        case .removed:
             return .removed(
                 try binary(payload) { reader throws(BinaryReader.Problem) in
                     let count = try reader.readCount("removed count", elementSize: 8)
@@ -113,10 +102,10 @@ enum RecordPayload {
                     for _ in 0..<count { ids.append(try reader.readUInt64("removed id")) }
                     return ids
                 })
-        case (.nextID, _):
+        case .nextID:
             return .nextID(
                 try binary(payload) { reader throws(BinaryReader.Problem) in try reader.readUInt64("nextID") })
-        case (.begin, _), (.snapshot, _): return nil
+        case .begin, .snapshot: return nil
         }
     }
 
@@ -124,8 +113,7 @@ enum RecordPayload {
     ///
     /// - Throws: ``Problem``.
     /// - Complexity: O(n) in the timers.
-    static func decodeSnapshot(_ payload: ArraySlice<UInt8>, version: UInt32) throws(Problem) -> SnapshotPayload {
-        if version == 1 { return try json(SnapshotPayload.self, payload) }
+    static func decodeSnapshot(_ payload: ArraySlice<UInt8>) throws(Problem) -> SnapshotPayload {
         return try binary(payload) { reader throws(BinaryReader.Problem) in
             let bootID = try readOptionalString("boot id", &reader)
             let generation = try reader.readUInt64("journal generation")
@@ -156,14 +144,6 @@ enum RecordPayload {
             }
         } catch {
             throw .binary(error)
-        }
-    }
-
-    private static func json<Value: Decodable>(_: Value.Type, _ payload: ArraySlice<UInt8>) throws(Problem) -> Value {
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(payload))
-        } catch {
-            throw .json("\(error)")
         }
     }
 }

@@ -3,63 +3,109 @@ import Foundation
 import Glibc
 import TimerSystem
 
-/// The daemon's durable state: a snapshot plus a write-ahead journal of the changes since.
+/// The state in a directory: a snapshot plus a write-ahead journal of the changes since
+/// (`timerd`'s default store).
 ///
-/// - Files in the state directory: `snapshot` (every timer, replaced atomically) and `journal`
-///   (each timer as it is after a change; ``Journal``). Layout in ``RecordFormat``.
-/// - ``commit(_:snapshot:)`` appends one event-loop turn's changes with one `fsync`; the daemon
-///   calls it before it sends that turn's replies, so a change is durable before it is acknowledged.
+/// - Files in the state directory: `snapshot` (every timer, replaced atomically), `journal` (each
+///   timer as it is after a change; `Journal`) and `lock` (`StateLock`, held from ``load()``
+///   to ``close(_:)`` so that two daemons never share a journal). Layout in `RecordFormat`.
+/// - ``commit(_:durability:snapshot:)`` appends one event-loop turn's changes with one `fsync`; the
+///   daemon calls it before it sends that turn's replies, so a change is durable before it is
+///   acknowledged.
 /// - ``compactIfDue(isQuiet:snapshot:)``: past ``journalMaximumBytes`` or ``journalMaximumRecords``
 ///   the state is written as a new snapshot and a new, empty journal is started, when the caller
-///   is quiet, or at once past 4 times those limits; so also at clean shutdown (``compact(_:)``).
-/// - ``open(restoring:snapshot:)`` at start-up goes on appending to an intact journal of this boot
-///   and format and compacts only when recovery repaired something, the files are of an older
-///   format or boot, or the journal is past its limits.
-/// - ``load(log:)``: snapshot, then the journal replayed over it. A `state.json` from an older
-///   timerd is imported when there is no snapshot, and renamed `state.json.imported` afterwards.
-final class DurableStore {
+///   is quiet, or at once past 4 times those limits; so also at a clean stop (``close(_:)``).
+/// - The first commit after ``load()`` (`open(restoring:snapshot:)`) goes on appending to an
+///   intact journal of this boot and format and compacts only when recovery repaired something,
+///   the files are of an older format or boot, or the journal is past its limits.
+/// - ``load()``: snapshot, then the journal replayed over it.
+/// - With ``WritePolicy/atClose`` (`timerd --save exit`) only start-up and ``close(_:)`` write.
+public final class FileStore: TimerStore {
+    /// When the store writes the changes it is given.
+    public enum WritePolicy: Sendable, Equatable {
+        /// Every commit is journaled (synchronously or batched, as asked): the default, and the
+        /// protocol's rule that a change is durable before it is acknowledged.
+        case everyCommit
+        /// Commits are accepted and forgotten; the whole state is written only at start-up
+        /// (what the engine's restore changed) and by ``close(_:)`` at a clean stop (SIGTERM,
+        /// SIGINT, idle exit). A crash or `kill -9` loses every change since start-up. For
+        /// benchmarks that load a million timers (`timerd --save exit`).
+        case atClose
+    }
+
     /// The state directory.
-    let directory: String
+    public let directory: String
     /// This boot's id (``BootID/current()``), written into snapshots and journals.
     let bootID: String?
     /// Compact once the journal is this many bytes (default 4 MiB).
-    let journalMaximumBytes: Int
+    public let journalMaximumBytes: Int
     /// Compact once the journal holds this many change records (default 10,000).
-    let journalMaximumRecords: Int
+    public let journalMaximumRecords: Int
+    /// When commits are written.
+    public let writePolicy: WritePolicy
 
     private var journal: Journal?
     private var generation: UInt64 = 0
     private var needsCompaction = true
     private var journaledNextID: UInt64 = 0
-    private var importedLegacyFile = false
     /// Why ``open(restoring:snapshot:)`` must compact (nil: it may reuse `reusableJournal`).
     private var startupCompactionReason: String? = "nothing loaded"
     /// The journal ``load(now:log:)`` found intact, to go on appending to.
     private var reusableJournal: Journal.Recovered?
+    /// Whether the next ``commit(_:durability:snapshot:)`` is the first after a load.
+    private var isAwaitingOpen = false
+    /// Held from ``load()`` until ``close(_:)``.
+    private var lock: StateLock?
 
     /// `directory/snapshot`.
     var snapshotPath: String { directory + "/snapshot" }
     /// `directory/journal`.
     var journalPath: String { directory + "/journal" }
-    /// `directory/state.json`, the single file of timerd before the journal.
-    var legacyPath: String { directory + "/state.json" }
 
-    /// Creates a store over `directory` (which must exist); nothing is read or written yet.
-    init(directory: String, bootID: String?, journalMaximumBytes: Int = 4 << 20, journalMaximumRecords: Int = 10_000) {
+    /// The state directory.
+    public var location: String { directory }
+
+    /// Creates a store over `directory` (which must exist); nothing is read, written or locked yet.
+    ///
+    /// - Parameters:
+    ///   - directory: the state directory.
+    ///   - bootID: this boot's id (default ``BootID/current()``); state of another boot is restored
+    ///     as after a reboot.
+    ///   - journalMaximumBytes: compact once the journal is this many bytes (default 4 MiB).
+    ///   - journalMaximumRecords: compact once the journal holds this many records (default 10,000).
+    ///   - writePolicy: when commits are written (default ``WritePolicy/everyCommit``).
+    public init(
+        directory: String, bootID: String? = BootID.current(), journalMaximumBytes: Int = 4 << 20,
+        journalMaximumRecords: Int = 10_000, writePolicy: WritePolicy = .everyCommit
+    ) {
         self.directory = directory
         self.bootID = bootID
         self.journalMaximumBytes = journalMaximumBytes
         self.journalMaximumRecords = journalMaximumRecords
+        self.writePolicy = writePolicy
     }
 
-    /// What ``load(log:)`` found.
-    struct Loaded {
-        /// Every timer: the snapshot with the journal replayed over it.
-        var snapshot: EngineSnapshot
-        /// Whether the state was written on this boot (same boot id), so boot-time instants still hold.
-        var isSameBoot: Bool
-        /// Whether anything was found at all.
-        var isEmpty: Bool
+    /// Locks the directory, then reads the snapshot and replays the journal over it
+    /// (`load(now:log:)`), collecting recovery's log lines as ``StoreLoad/notes``.
+    ///
+    /// - Returns: the state found.
+    /// - Throws: ``StoreError/locked(_:)`` when another process holds the directory;
+    ///   ``StoreError/unavailable(_:)`` when a file cannot be read, truncated or moved.
+    /// - Complexity: O(n + k log k) for n timers in the snapshot and k journal records.
+    public func load() throws(StoreError) -> StoreLoad {
+        if lock == nil {
+            do {
+                lock = try StateLock(directory: directory)
+            } catch let error as StateLock.HeldError {
+                throw .locked("\(error)")
+            } catch {
+                throw .unavailable("\(error)")
+            }
+        }
+        var notes: [String] = []
+        var loaded = try Self.translating { try load(now: Date()) { notes.append($0) } }
+        loaded.notes = notes
+        return loaded
     }
 
     /// Reads the snapshot and replays the journal over it, repairing what recovery repairs (see
@@ -67,9 +113,13 @@ final class DurableStore {
     /// and the journal alone is replayed. The caller restores the engine and then calls
     /// ``open(restoring:snapshot:)``.
     ///
+    /// - Parameters:
+    ///   - now: the time damaged files are named after.
+    ///   - log: where recovery's lines go.
+    /// - Returns: the state found (``StoreLoad/notes`` empty: the lines went to `log`).
     /// - Throws: ``SystemError`` when a file cannot be read, truncated or moved.
     /// - Complexity: O(n + k log k) for n timers in the snapshot and k journal records.
-    func load(now: Date = Date(), log: (String) -> Void) throws -> Loaded {
+    func load(now: Date = Date(), log: (String) -> Void) throws -> StoreLoad {
         var timers: [TimerRecord] = []
         var nextID: UInt64 = 1
         var stateBootID: String?
@@ -94,14 +144,6 @@ final class DurableStore {
                 )
                 compactionReason = "damaged snapshot"
             }
-        } else if FileIO.exists(legacyPath), let legacy = StateStore(directory: directory).load(warn: log) {
-            timers = legacy.engine.timers
-            nextID = legacy.engine.nextID
-            stateBootID = legacy.bootID
-            importedLegacyFile = true
-            found = true
-            compactionReason = "imported \(legacyPath)"
-            log("importing \(legacyPath) from an older timerd")
         } else {
             compactionReason = "no snapshot"
         }
@@ -134,61 +176,18 @@ final class DurableStore {
         if !isSameBoot { compactionReason = compactionReason ?? "another boot" }
         startupCompactionReason = compactionReason
         journaledNextID = nextID
-        return Loaded(
+        isAwaitingOpen = true
+        return StoreLoad(
             snapshot: EngineSnapshot(nextID: nextID, timers: timers), isSameBoot: isSameBoot, isEmpty: !found)
-    }
-
-    /// `timers` (by ascending id) with the journal's `entries` applied in order, still by ascending id.
-    ///
-    /// - Complexity: O(n + k log k) for n timers and k entries.
-    private static func replay(_ entries: [JournalEntry], over timers: [TimerRecord], nextID: inout UInt64)
-        -> [TimerRecord]
-    {
-        var timers = timers
-        if !timers.indices.dropFirst().allSatisfy({ timers[$0 - 1].id < timers[$0].id }) {
-            timers.sort { $0.id < $1.id }
-        }
-        guard !entries.isEmpty else { return timers }
-        // The last word of the journal on each id: the timer as it is now, or nil once removed.
-        var latest: [UInt64: TimerRecord?] = [:]
-        for entry in entries {
-            switch entry {
-            case .timer(let record):
-                latest[record.id] = .some(record)
-                nextID = max(nextID, record.id + 1)
-            case .removed(let ids):
-                for id in ids { latest[id] = .some(nil) }
-            case .nextID(let id):
-                nextID = max(nextID, id)
-            }
-        }
-        var merged: [TimerRecord] = []
-        merged.reserveCapacity(timers.count + latest.count)
-        for record in timers {
-            if let change = latest.removeValue(forKey: record.id) {
-                if let change { merged.append(change) }
-            } else {
-                merged.append(record)
-            }
-        }
-        let added = latest.values.compactMap { $0 }.sorted { $0.id < $1.id }
-        if let first = added.first, let last = merged.last, first.id < last.id {
-            merged += added
-            merged.sort { $0.id < $1.id }
-        } else {
-            merged += added
-        }
-        return merged
     }
 
     /// Starts writing after ``load(now:log:)`` and the engine's restore: journals what the restore
     /// changed (timers finished as missed …) with one `fsync` and goes on appending to the journal
     /// found, unless start-up must compact: when recovery repaired or ignored something, a file is
-    /// of an older format or boot, a legacy `state.json` was imported, or the journal is past its
-    /// limits. Then it writes a fresh snapshot and an empty journal (``compact(_:)``).
+    /// of an older format or boot, or the journal is past its limits. Then it writes a fresh snapshot and an empty journal (``compact(_:)``).
     ///
     /// - Parameters:
-    ///   - changes: what the engine's restore changed (``TimerEngine/takeChanges()``).
+    ///   - changes: what the engine's restore changed (`TimerEngine.takeChanges()`).
     ///   - snapshot: the whole state now, evaluated only when compacting.
     /// - Returns: whether it compacted.
     /// - Throws: ``SystemError``.
@@ -209,6 +208,7 @@ final class DurableStore {
         }
         reusableJournal = nil
         startupCompactionReason = nil
+        isAwaitingOpen = false
         guard !needsCompaction else {
             try compact(snapshot())
             return true
@@ -228,7 +228,7 @@ final class DurableStore {
     /// instead (from `snapshot`, evaluated only then): a journal whose `fsync` failed is not trusted.
     ///
     /// - Parameters:
-    ///   - changes: what changed (``TimerEngine/takeChanges()``).
+    ///   - changes: what changed (`TimerEngine.takeChanges()`).
     ///   - sync: whether to `fsync` (default true).
     ///   - snapshot: the whole state now.
     /// - Throws: ``SystemError`` or an encoding error: the changes may not be durable; the next
@@ -257,11 +257,11 @@ final class DurableStore {
 
     /// How far past its limits a journal may grow while the caller is busy: past this many times
     /// ``journalMaximumBytes`` or ``journalMaximumRecords`` it is compacted even then.
-    static let busyGrowthFactor = 4
+    public static let busyGrowthFactor = 4
 
     /// Whether the journal has grown past ``journalMaximumBytes`` or ``journalMaximumRecords``: the
     /// next quiet ``compactIfDue(isQuiet:snapshot:)`` compacts.
-    var isCompactionDue: Bool { isJournalPast(factor: 1) }
+    public var isCompactionDue: Bool { isJournalPast(factor: 1) }
 
     private func isJournalPast(factor: Int) -> Bool {
         guard let journal else { return false }
@@ -279,20 +279,83 @@ final class DurableStore {
     ///   - isQuiet: whether a compaction now would delay nothing (default true).
     ///   - snapshot: the whole state now, evaluated only when compacting.
     /// - Returns: whether it compacted.
-    /// - Throws: what ``compact(_:)`` throws; the journal then goes on growing and the next call retries.
+    /// - Throws: ``StoreError/unavailable(_:)`` when `compact(_:)` fails; the journal then goes on
+    ///   growing and the next call retries.
+    /// - Complexity: O(1) when not due; O(n) in the timers when compacting.
     @discardableResult
-    func compactIfDue(isQuiet: Bool = true, snapshot: () -> EngineSnapshot) throws -> Bool {
+    public func compactIfDue(isQuiet: Bool = true, snapshot: () -> EngineSnapshot) throws(StoreError) -> Bool {
         guard isJournalPast(factor: isQuiet ? 1 : Self.busyGrowthFactor) else { return false }
-        try compact(snapshot())
+        try Self.translating { try compact(snapshot()) }
         return true
+    }
+
+    /// 100 ms from `now` while a compaction is due (the caller was busy): the loop then calls
+    /// ``compactIfDue(isQuiet:snapshot:)`` again when it may have become quiet.
+    ///
+    /// - Parameter now: the boot-time clock's reading, in nanoseconds.
+    /// - Returns: `now` + 100,000,000 ns while ``isCompactionDue``, else `nil`.
+    public func nextWake(now: Int64) -> Int64? {
+        isCompactionDue ? now + 100_000_000 : nil
+    }
+
+    /// Accepts one turn's changes as ``writePolicy`` says: the first commit after ``load()``
+    /// finishes start-up (`open(restoring:snapshot:)`); then, with ``WritePolicy/everyCommit``,
+    /// the changes are appended to the journal (`commit(_:sync:snapshot:)`), with one `fsync`
+    /// when `durability` is ``CommitDurability/synchronous``; with ``WritePolicy/atClose`` they
+    /// are dropped (``close(_:)`` writes the whole state).
+    ///
+    /// - Parameters:
+    ///   - changes: what changed (`TimerEngine.takeChanges()`).
+    ///   - durability: whether to `fsync` before returning.
+    ///   - snapshot: the whole state now, evaluated only when a snapshot is written.
+    /// - Throws: ``StoreError/unavailable(_:)``: the changes may not be durable; the next commit
+    ///   writes a whole snapshot.
+    /// - Complexity: O(k) for k changed timers; O(n) when it writes the snapshot.
+    public func commit(_ changes: EngineChanges, durability: CommitDurability, snapshot: () -> EngineSnapshot)
+        throws(StoreError)
+    {
+        if isAwaitingOpen {
+            try Self.translating { _ = try open(restoring: changes, snapshot: snapshot) }
+            return
+        }
+        guard writePolicy == .everyCommit else { return }
+        try Self.translating { try commit(changes, sync: durability == .synchronous, snapshot: snapshot) }
+    }
+
+    /// Writes `snapshot` as the new snapshot with an empty journal (`compact(_:)`), closes the
+    /// journal and releases the directory's lock.
+    ///
+    /// - Parameter snapshot: every timer.
+    /// - Throws: ``StoreError/unavailable(_:)``: the files hold the state as of the last commit
+    ///   (with ``WritePolicy/atClose``: as of start-up). The lock is released either way.
+    /// - Complexity: O(n) in the timers.
+    public func close(_ snapshot: EngineSnapshot) throws(StoreError) {
+        defer {
+            journal = nil
+            lock = nil
+            isAwaitingOpen = false
+        }
+        try Self.translating { try compact(snapshot) }
+    }
+
+    /// Runs `body`, turning what it throws into ``StoreError/unavailable(_:)`` with the error's text
+    /// (a ``SystemError`` names the call and the file).
+    static func translating<Value>(_ body: () throws -> Value) throws(StoreError) -> Value {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable("\(error)")
+        }
     }
 
     /// Writes `snapshot` atomically as the new snapshot, then starts a new, empty journal.
     ///
     /// A crash in between leaves the new snapshot and the old journal, whose older generation
-    /// makes the next ``load(log:)`` ignore it.
+    /// makes the next ``load()`` ignore it.
     ///
-    /// - Throws: ``SystemError`` or an encoding error; the next ``commit(_:snapshot:)`` retries.
+    /// - Throws: ``SystemError`` or an encoding error; the next ``commit(_:sync:snapshot:)`` retries.
     func compact(_ snapshot: EngineSnapshot) throws {
         needsCompaction = true
         let next = generation + 1
@@ -304,7 +367,6 @@ final class DurableStore {
             at: journalPath, in: directory, begin: JournalBegin(generation: next, bootID: bootID))
         journaledNextID = snapshot.nextID
         needsCompaction = false
-        if importedLegacyFile, rename(legacyPath, legacyPath + ".imported") == 0 { importedLegacyFile = false }
     }
 
     /// The current journal's size in bytes and change records, for tests and logs.

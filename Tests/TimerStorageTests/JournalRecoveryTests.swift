@@ -3,30 +3,11 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import TimerDaemon
+@testable import TimerStorage
 
 /// When recovery runs in these tests: 2026-11-29T15:17:33Z, so damaged files are named
 /// `journal.damaged-20261129T151733Z`.
 private let recoveryTime = Date(timeIntervalSince1970: 1_795_965_453)
-
-/// A private temporary state directory, removed afterwards.
-private final class StateDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/timerd-journal-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var journal: String { path + "/journal" }
-
-    func bytes(_ file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
-
-    func write(_ bytes: [UInt8], to file: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
-}
 
 /// Three timers started on a manual clock, as journal entries.
 private func threeTimers() throws -> [TimerRecord] {
@@ -159,7 +140,7 @@ struct JournalRecoveryTests {
     func storeRoundTrip() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        let store = DurableStore(directory: directory.path, bootID: "boot-a")
+        let store = FileStore(directory: directory.path, bootID: "boot-a")
         _ = try engine.start(durations: [60], name: "in-snapshot")
         try store.compact(engine.snapshot)
         _ = engine.takeChanges()
@@ -168,10 +149,10 @@ struct JournalRecoveryTests {
         try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
         // A crash while replacing the snapshot leaves snapshot.tmp behind: never read.
         try directory.write(Array("garbage".utf8), to: store.snapshotPath + ".tmp")
-        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
+        let loaded = try FileStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
         #expect(loaded.snapshot == engine.snapshot)
         #expect(loaded.isSameBoot)
-        let rebooted = try DurableStore(directory: directory.path, bootID: "boot-b").load { _ in }
+        let rebooted = try FileStore(directory: directory.path, bootID: "boot-b").load { _ in }
         #expect(!rebooted.isSameBoot)
     }
 
@@ -179,7 +160,7 @@ struct JournalRecoveryTests {
     func staleJournal() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        let store = DurableStore(directory: directory.path, bootID: "boot-a")
+        let store = FileStore(directory: directory.path, bootID: "boot-a")
         try store.compact(engine.snapshot)  // generation 1
         _ = try engine.start(durations: [60])
         try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })
@@ -188,7 +169,7 @@ struct JournalRecoveryTests {
         try store.compact(engine.snapshot)  // generation 2 ...
         try directory.write(oldJournal, to: directory.journal)  // ... but the new journal never made it
         var lines: [String] = []
-        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { lines.append($0) }
+        let loaded = try FileStore(directory: directory.path, bootID: "boot-a").load { lines.append($0) }
         #expect(loaded.snapshot == engine.snapshot)
         #expect(
             lines == [
@@ -200,7 +181,7 @@ struct JournalRecoveryTests {
     func compaction() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        let store = DurableStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 6)
+        let store = FileStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 6)
         try store.compact(engine.snapshot)
         for _ in 0..<2 {
             _ = try engine.start(durations: [60])
@@ -213,47 +194,15 @@ struct JournalRecoveryTests {
         #expect(try store.compactIfDue(snapshot: { engine.snapshot }))
         #expect(store.journalSize?.records == 0)
         #expect(!FileManager.default.fileExists(atPath: store.snapshotPath + ".tmp"))
-        let loaded = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
+        let loaded = try FileStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
         #expect(loaded.snapshot == engine.snapshot)
-    }
-
-    @Test("State written by an older timerd (format version 1, JSON payloads) loads, and start-up rewrites it")
-    func readsVersionOne() throws {
-        let directory = try StateDirectory()
-        var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        _ = try engine.start(durations: [60], name: "in-snapshot")
-        let inSnapshot = engine.snapshot
-        _ = engine.takeChanges()
-        _ = try engine.start(durations: [90], name: "in-journal")
-        let change = engine.takeChanges().updated[0]
-        let store = DurableStore(directory: directory.path, bootID: "boot-a")
-        let json = JSONEncoder()
-        var snapshot = RecordFormat.header(magic: RecordFormat.snapshotMagic, version: 1)
-        snapshot += RecordFormat.record(
-            .snapshot,
-            payload: Array(try json.encode(SnapshotPayload(bootID: "boot-a", journalGeneration: 3, engine: inSnapshot)))
-        )
-        try directory.write(snapshot, to: store.snapshotPath)
-        var journal = RecordFormat.header(magic: RecordFormat.journalMagic, version: 1)
-        journal += RecordFormat.record(
-            .begin, payload: Array(try json.encode(JournalBegin(generation: 3, bootID: "boot-a"))))
-        journal += RecordFormat.record(.timer, payload: Array(try json.encode(change)))
-        try directory.write(journal, to: directory.journal)
-
-        let loaded = try store.load { Issue.record("\($0)") }
-        #expect(loaded.snapshot.timers.map(\.name) == ["in-snapshot", "in-journal"])
-        #expect(loaded.isSameBoot)
-        #expect(try store.open(restoring: EngineChanges(nextID: 3), snapshot: { loaded.snapshot }))
-        #expect(try directory.bytes(store.snapshotPath)[8] == 2)  // rewritten in format version 2
-        let again = try DurableStore(directory: directory.path, bootID: "boot-a").load { Issue.record("\($0)") }
-        #expect(again.snapshot == loaded.snapshot)
     }
 
     @Test("Start-up goes on with an intact journal of this boot, and compacts after a repair or a reboot")
     func startWithoutCompaction() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        let first = DurableStore(directory: directory.path, bootID: "boot-a")
+        let first = FileStore(directory: directory.path, bootID: "boot-a")
         _ = try first.load { _ in }
         try first.open(restoring: engine.takeChanges(), snapshot: { engine.snapshot })
         for _ in 0..<3 {
@@ -263,23 +212,23 @@ struct JournalRecoveryTests {
         let snapshotBytes = try directory.bytes(first.snapshotPath)
         let records = first.journalSize?.records
 
-        let second = DurableStore(directory: directory.path, bootID: "boot-a")
+        let second = FileStore(directory: directory.path, bootID: "boot-a")
         #expect(try second.load { Issue.record("\($0)") }.snapshot == engine.snapshot)
         #expect(try second.open(restoring: EngineChanges(nextID: 4), snapshot: { engine.snapshot }) == false)
         #expect(try directory.bytes(second.snapshotPath) == snapshotBytes)
         #expect(second.journalSize?.records == records)
         _ = try engine.stop(.id(2))
         try second.commit(engine.takeChanges(), snapshot: { engine.snapshot })
-        #expect(try DurableStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
+        #expect(try FileStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
 
         let journal = try directory.bytes(directory.journal)
         try directory.write(Array(journal.dropLast(3)), to: directory.journal)  // a torn last record
-        let repaired = DurableStore(directory: directory.path, bootID: "boot-a")
+        let repaired = FileStore(directory: directory.path, bootID: "boot-a")
         let loaded = try repaired.load { _ in }
         #expect(try repaired.open(restoring: EngineChanges(nextID: 4), snapshot: { loaded.snapshot }))
         #expect(repaired.journalSize?.records == 0)
 
-        let rebooted = DurableStore(directory: directory.path, bootID: "boot-b")
+        let rebooted = FileStore(directory: directory.path, bootID: "boot-b")
         let afterReboot = try rebooted.load { _ in }
         #expect(try rebooted.open(restoring: EngineChanges(nextID: 4), snapshot: { afterReboot.snapshot }))
     }
@@ -288,7 +237,7 @@ struct JournalRecoveryTests {
     func busyCompaction() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: recoveryTime))
-        let store = DurableStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 2)
+        let store = FileStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 2)
         try store.compact(engine.snapshot)
         _ = try engine.start(durations: [60])
         try store.commit(engine.takeChanges(), snapshot: { engine.snapshot })  // 2 records

@@ -7,7 +7,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 0–7 | magic: `TMRDJRNL` (journal) or `TMRDSNAP` (snapshot) |
-/// | 8–11 | format version, `UInt32`: 2 (binary payloads; 1, JSON payloads, is still read) |
+/// | 8–11 | format version, `UInt32`: 2 (binary payloads) |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
 /// Record, 9 bytes of header and the payload:
@@ -23,8 +23,9 @@
 enum RecordFormat {
     /// The format version this code writes: binary payloads.
     static let version: UInt32 = 2
-    /// The format versions this code reads: 1 (JSON payloads) and 2.
-    static let readableVersions: ClosedRange<UInt32> = 1...2
+    /// The format versions this code reads: 2 only. Version 1 (JSON payloads) was written only by
+    /// development builds before the first release and is not read (CHANGELOG.md).
+    static let readableVersions: ClosedRange<UInt32> = 2...2
     /// Bytes in the file header.
     static let headerSize = 16
     /// Bytes before a record's payload.
@@ -37,7 +38,7 @@ enum RecordFormat {
     /// The snapshot's magic bytes, `TMRDSNAP`.
     static let snapshotMagic = Array("TMRDSNAP".utf8)
 
-    /// The 16-byte header for a file with `magic` in format `version` (tests write version 1).
+    /// The 16-byte header for a file with `magic` in format `version` (tests write others).
     static func header(magic: [UInt8], version: UInt32 = version) -> [UInt8] {
         var bytes = magic
         append(version, to: &bytes)
@@ -62,7 +63,7 @@ enum RecordFormat {
             case .wrongMagic: return "wrong magic bytes"
             case .badChecksum: return "header checksum mismatch"
             case .unsupportedVersion(let version):
-                return "format version \(version); this timerd reads versions 1 and 2"
+                return "format version \(version); this timerd reads version 2"
             }
         }
     }

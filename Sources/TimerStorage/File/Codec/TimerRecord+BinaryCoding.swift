@@ -1,3 +1,5 @@
+import Countdown
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

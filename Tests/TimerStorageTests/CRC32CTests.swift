@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TimerDaemon
+@testable import TimerStorage
 
 @Suite("CRC-32C slicing-by-8")
 struct CRC32CTests {
