@@ -24,8 +24,9 @@ let package = Package(
         // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
         // time; timerd resolves local `--at` times instead (docs/performance.md).
         .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem", "CommandLineTable"]),
-        // s9ctl: the command-line table and scanner shared by timerctl and timerd.
+        // s9ctl: the command-line table and scanner shared by timerctl and timerd, and shared test helpers.
         .target(name: "CommandLineTable"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
@@ -33,16 +34,17 @@ let package = Package(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
-        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
-        .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
+        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking", "TestSupport"], exclude: ["Resources"]),
+        .testTarget(name: "CountdownTests", dependencies: ["Countdown", "TestSupport"]),
         .testTarget(
-            name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"], exclude: ["Golden"]),
+            name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem", "TestSupport"],
+            exclude: ["Golden"]),
         .testTarget(
             name: "TimerControlTests", dependencies: ["TimerControl", "Countdown", "CommandLineTable"],
             exclude: ["Golden"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
+            name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "TestSupport", "timerd", "timerctl"]),
     ],
     swiftLanguageModes: [.v6]
 )
