@@ -42,20 +42,26 @@ package struct CommandTable: Sendable, Equatable {
         commands.first { $0.name == word } ?? commands.first { $0.aliases.contains(word) }
     }
 
-    /// The option spelled `name` where `command` is the command seen so far.
+    /// The options accepted where `command` is the command seen so far: the scanner's rule, exposed
+    /// for shell completion and man-page checks.
     ///
-    /// Global options are found everywhere. After a command, its own options are; before any
+    /// Global options are accepted everywhere. After a command, its own options are; before any
     /// command, every command's options are (the program then checks, once the command is known,
     /// that the option belongs to it, and can say which command it is for: ``owner(of:)``).
     ///
+    /// - Parameter command: the command seen so far, or `nil` before the command word.
+    /// - Returns: global options first, then command options in table order.
+    /// - Complexity: O(*n*) in the number of options of the table.
+    package func acceptedOptions(after command: CommandSpec?) -> [OptionSpec] {
+        globalOptions + (command.map(\.options) ?? commands.flatMap(\.options))
+    }
+
+    /// The option spelled `name` where `command` is the command seen so far (see
+    /// ``acceptedOptions(after:)``); the first in that order when two commands share a spelling.
+    ///
     /// - Complexity: O(*n*) in the number of options of the table.
     package func option(named name: String, after command: CommandSpec?) -> OptionSpec? {
-        if let global = globalOptions.first(where: { $0.names.contains(name) }) { return global }
-        if let command { return command.option(named: name) }
-        for command in commands {
-            if let option = command.option(named: name) { return option }
-        }
-        return nil
+        acceptedOptions(after: command).first { $0.names.contains(name) }
     }
 
     /// The first command whose own options include `option`, or `nil` for a global option.

@@ -133,4 +133,31 @@ struct CommandLineScannerTests {
         #expect(ArgumentSpec(ValueSpec("X"), .oneOrMore).violation(count: 0) == .tooFew)
         #expect(ArgumentSpec(ValueSpec("X"), .oneOrMore).violation(count: 9) == nil)
     }
+
+    @Test("the DocC catalog's sample runs as written")
+    func doccSample() throws {
+        // The code of Sources/CommandLineTable/CommandLineTable.docc/CommandLineTable.md, with its
+        // printed values as expectations.
+        let table = CommandTable(
+            programName: "greet",
+            synopsis: [.option("--loud", isOptional: true), .text("NAME")],
+            globalOptions: [OptionSpec(["--loud"], help: "shout")],
+            commands: [])
+        var scanner = CommandLineScanner(table: table, arguments: ["Ada", "--loud"])
+        var tokens: [CommandLineScanner.Token] = []
+        while let token = try scanner.next() { tokens.append(token) }
+        #expect(tokens == [.argument("Ada"), .option(table.globalOptions[0], value: nil, spelling: "--loud")])
+        #expect(table.usageLine(for: nil) == "greet [--loud] NAME")
+    }
+
+    @Test("the options accepted at each point, as completion will offer them")
+    func acceptedOptions() {
+        let names = { (command: CommandSpec?) in Self.table.acceptedOptions(after: command).map(\.longName) }
+        #expect(names(nil) == ["--verbose", "--output", "--force", "--level"])
+        #expect(names(Self.table.commands[0]) == ["--verbose", "--output", "--force", "--level"])
+        #expect(names(Self.table.commands[1]) == ["--verbose", "--output"])
+        #expect(Self.table.owner(of: Self.force)?.name == "remove")
+        #expect(Self.table.owner(of: Self.verbose) == nil)
+        #expect(Self.table.commandWords == ["remove", "status", "rm"])
+    }
 }
