@@ -98,4 +98,17 @@ struct CommandTableTests {
             #expect(error.description == message)
         }
     }
+
+    @Test(
+        "every option of the table is one that ControlOptions records",
+        arguments: CommandTable.timerctl.acceptedOptions(after: nil))
+    func everyOptionHandled(_ option: OptionSpec) {
+        // An option the table gains but `apply` does not know is reported as unknown: never silently dropped.
+        let words = [option.longName] + (option.value == nil ? [] : ["5"])
+        do {
+            _ = try ControlOptions.parse(words)
+        } catch {
+            #expect(!error.description.hasPrefix("unknown option"), "\(option.longName): \(error)")
+        }
+    }
 }
