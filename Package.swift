@@ -22,24 +22,34 @@ let package = Package(
         // The `TimerStore` protocol and its file-journal and memory implementations.
         .target(name: "TimerStorage", dependencies: ["Countdown", "TimerSystem"]),
         .target(
-            name: "TimerDaemon", dependencies: ["Countdown", "DatePicking", "TimerStorage", "TimerSystem", "CLinux"]),
+            name: "TimerDaemon",
+            dependencies: ["Countdown", "DatePicking", "TimerStorage", "TimerSystem", "CLinux", "CommandLineTable"]),
         // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
         // time; timerd resolves local `--at` times instead (docs/performance.md).
-        .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem"]),
+        .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem", "CommandLineTable"]),
+        // s9ctl: the command-line table and scanner shared by timerctl and timerd, and shared test helpers.
+        .target(name: "CommandLineTable"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
-        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
-        .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
+        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking", "TestSupport"], exclude: ["Resources"]),
+        .testTarget(name: "CountdownTests", dependencies: ["Countdown", "TestSupport"]),
         .testTarget(
-            name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerStorage", "TimerSystem"]),
-        .testTarget(name: "TimerStorageTests", dependencies: ["TimerStorage", "Countdown", "TimerSystem"]),
-        .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
+            name: "TimerDaemonTests",
+            dependencies: ["TimerDaemon", "Countdown", "TimerStorage", "TimerSystem", "TestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(name: "TimerStorageTests", dependencies: ["TimerStorage", "Countdown", "TimerSystem", "TestSupport"]),
+        .testTarget(
+            name: "TimerControlTests", dependencies: ["TimerControl", "Countdown", "CommandLineTable"],
+            exclude: ["Golden"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
-        .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "TestSupport", "timerd", "timerctl"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import Countdown
+import CommandLineTable
 
 /// A parsed `timerctl` command line.
 public struct ControlOptions: Sendable, Equatable {
@@ -28,152 +28,102 @@ public struct ControlOptions: Sendable, Equatable {
     /// Creates empty options.
     public init() {}
 
-    /// Parses the arguments (without the program name). Global options are accepted before or
-    /// after the verb; `--opt=value` and `--opt value` are both accepted; `--` ends options.
-    /// A negative number such as `-5m` is an argument, not an option, so that `start -5m` gets
-    /// the duration's own error.
+    /// Parses the arguments (without the program name) with the one scanner and the table
+    /// ``CommandLineTable/CommandTable/timerctl``. Global options are accepted before or after the
+    /// verb; `--opt=value` and `--opt value` are both accepted; `--` ends options. A negative number
+    /// such as `-5m` is an argument, not an option, so that `start -5m` gets the duration's own error.
     ///
     /// - Throws: ``ControlError/usage(_:verb:)`` naming the bad argument and what is allowed.
     public static func parse(_ arguments: [String]) throws(ControlError) -> ControlOptions {
         var options = ControlOptions()
-        var index = 0
-        var optionsEnded = false
-        func value(for flag: String, inline: String?) throws(ControlError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else {
-                throw .usage("option '\(flag)' needs a value", verb: options.verb)
+        var scanner = CommandLineScanner(table: .timerctl, arguments: arguments)
+        while true {
+            let token: CommandLineScanner.Token?
+            do {
+                token = try scanner.next()
+            } catch {
+                throw .usage(error.description, verb: options.verb)
             }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            defer { index += 1 }
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" || isNegativeNumber(argument) {
-                if options.verb == nil {
-                    guard let verb = Verb(rawValue: argument) else {
-                        var message = "unknown command '\(argument)'"
-                        if let suggestion = suggest(argument, among: Verb.allCases.map(\.rawValue)) {
-                            message += ". Did you mean '\(suggestion)'?"
-                        }
-                        throw .usage(message, verb: nil)
-                    }
-                    options.verb = verb
-                } else {
-                    options.arguments.append(argument)
-                }
-                continue
-            }
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let flag = parts[0]
-            let inline = parts.count > 1 ? parts[1] : nil
-            switch flag {
-            case "--":
-                optionsEnded = true
-            case "-h", "--help":
-                options.help = true
-            case "--version":
-                options.version = true
-            case "--json":
-                options.json = true
-            case "--no-autostart":
-                options.noAutostart = true
-            case "--socket":
-                if options.socketPath != nil { throw .usage("option '--socket' given twice", verb: options.verb) }
-                options.socketPath = try value(for: flag, inline: inline)
-            case "--name" where options.verb == .start || options.verb == nil:
-                if options.name != nil { throw .usage("option '--name' given twice", verb: options.verb) }
-                options.name = try value(for: flag, inline: inline)
-            case "--at" where options.verb == .start || options.verb == nil:
-                if options.at != nil { throw .usage("option '--at' given twice", verb: options.verb) }
-                options.at = try value(for: flag, inline: inline)
-            case "--minute-interval" where options.verb == .start || options.verb == nil:
-                let text = try value(for: flag, inline: inline)
-                guard let interval = Int(text) else {
-                    throw .usage(
-                        "--minute-interval must be a whole number of minutes that divides 60 (1 to 30), got \"\(text)\"",
-                        verb: options.verb)
-                }
-                options.minuteInterval = interval
-            case "--all" where options.verb == .status || options.verb == nil:
-                options.all = true
-            default:
-                let scope = options.verb.map { " for '\($0.rawValue)'" } ?? ""
-                throw .usage("unknown option '\(flag)'\(scope)", verb: options.verb)
-            }
-            if inline != nil, ["-h", "--help", "--version", "--json", "--no-autostart", "--all", "--"].contains(flag) {
-                throw .usage("option '\(flag)' takes no value", verb: options.verb)
+            switch token {
+            case nil:
+                if options.help || options.version { return options }
+                try validate(options)
+                return options
+            case .command(let name):
+                guard let verb = Verb(rawValue: name) else { throw .usage("unknown command '\(name)'", verb: nil) }
+                options.verb = verb
+            case .argument(let argument):
+                options.arguments.append(argument)
+            case .option(let option, let value, let spelling):
+                try options.apply(option.longName, value: value ?? "", spelling: spelling)
             }
         }
-        if options.help || options.version { return options }
-        try validate(options)
-        return options
+    }
+
+    /// Records one option the scanner accepted (it has checked the option's arity and repetition).
+    private mutating func apply(_ longName: String, value: String, spelling: String) throws(ControlError) {
+        switch longName {
+        case "--help": help = true
+        case "--version": version = true
+        case "--json": json = true
+        case "--no-autostart": noAutostart = true
+        case "--all": all = true
+        case "--socket": socketPath = value
+        case "--name": name = value
+        case "--at": at = value
+        case "--minute-interval":
+            guard let interval = Int(value) else {
+                throw .usage(
+                    "--minute-interval must be a whole number of minutes that divides 60 (1 to 30), got \"\(value)\"",
+                    verb: verb)
+            }
+            minuteInterval = interval
+        default:
+            // Only reachable if the table gains an option that this switch does not know.
+            throw .usage("unknown option '\(spelling)'", verb: verb)
+        }
     }
 
     private static func validate(_ options: ControlOptions) throws(ControlError) {
         guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
-        if options.name != nil && verb != .start { throw .usage("option '--name' is only for 'start'", verb: verb) }
-        if options.all && verb != .status { throw .usage("option '--all' is only for 'status'", verb: verb) }
-        if options.at != nil && verb != .start { throw .usage("option '--at' is only for 'start'", verb: verb) }
+        if options.name != nil && verb != .start { throw .usage(onlyFor("--name"), verb: verb) }
+        if options.all && verb != .status { throw .usage(onlyFor("--all"), verb: verb) }
+        if options.at != nil && verb != .start { throw .usage(onlyFor("--at"), verb: verb) }
         if options.minuteInterval != nil && options.at == nil {
             throw .usage("option '--minute-interval' goes with 'start --at TIME'", verb: verb)
         }
-        switch verb {
-        case .start:
+        if verb == .start {
+            // Two usages (DURATION... or --at TIME), so the argument's arity alone does not decide.
             if options.arguments.isEmpty && options.at == nil {
                 throw .usage("'start' needs at least one DURATION, or --at TIME", verb: verb)
             }
             if !options.arguments.isEmpty && options.at != nil {
                 throw .usage("'start' takes DURATION... or --at TIME, not both", verb: verb)
             }
-        case .stop, .pause, .resume, .wait:
-            if options.arguments.count != 1 {
-                throw .usage("'\(verb.rawValue)' takes exactly one ID or NAME", verb: verb)
-            }
-        case .status:
-            if options.arguments.count > 1 { throw .usage("'status' takes at most one ID or NAME", verb: verb) }
-            if options.all && !options.arguments.isEmpty {
-                throw .usage("'status --all' lists every timer; give either --all or an ID or NAME", verb: verb)
-            }
-        case .ping, .reload:
-            if !options.arguments.isEmpty { throw .usage("'\(verb.rawValue)' takes no arguments", verb: verb) }
-        case .help:
-            if options.arguments.count > 1 { throw .usage("'help' takes at most one COMMAND", verb: verb) }
+            return
+        }
+        try checkArgumentCount(options.arguments.count, verb: verb)
+        if verb == .status && options.all && !options.arguments.isEmpty {
+            throw .usage("'status --all' lists every timer; give either --all or an ID or NAME", verb: verb)
         }
     }
 
-    private static func isNegativeNumber(_ argument: String) -> Bool {
-        let rest = argument.dropFirst()
-        return argument.hasPrefix("-") && (rest.first?.isNumber == true || rest.first == ".")
-    }
-
-    /// The closest known word within an edit distance of 2, for "Did you mean …?".
-    static func suggest(_ word: String, among candidates: [String]) -> String? {
-        if word.count >= 2, let completion = candidates.first(where: { $0.hasPrefix(word) }) { return completion }
-        return
-            candidates
-            .map { ($0, editDistance(Array(word), Array($0))) }
-            .filter { $0.1 <= 2 }
-            .min { $0.1 < $1.1 }?.0
-    }
-
-    /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of two
-    /// neighbouring characters each cost 1, so `stauts` is 1 from `status`.
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
+    /// Checks the count of positional arguments against the command's ``ArgumentSpec`` in the table.
+    private static func checkArgumentCount(_ count: Int, verb: Verb) throws(ControlError) {
+        guard let command = CommandTable.timerctl.command(named: verb.rawValue) else { return }
+        guard let argument = command.arguments.first else {
+            if count > 0 { throw .usage("'\(verb.rawValue)' takes no arguments", verb: verb) }
+            return
         }
-        return table[a.count][b.count]
+        guard argument.violation(count: count) != nil else { return }
+        let quantity = argument.arity == .optional ? "at most one" : "exactly one"
+        throw .usage("'\(verb.rawValue)' takes \(quantity) \(argument.value.spokenName)", verb: verb)
+    }
+
+    /// `option '--name' is only for 'start'`, naming the command the table gives the option to.
+    private static func onlyFor(_ longName: String) -> String {
+        let table = CommandTable.timerctl
+        let owner = table.option(named: longName, after: nil).flatMap(table.owner(of:))
+        return "option '\(longName)' is only for '\(owner?.name ?? "")'"
     }
 }

@@ -15,7 +15,7 @@ public enum DaemonCommand {
             options = try DaemonOptions.parse(arguments)
         } catch {
             printError(
-                "Error: \(error)\nUsage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [OPTIONS]\nSee 'timerd --help'."
+                "Error: \(error)\nUsage: \(DaemonOptions.usageLine)\nSee 'timerd --help'."
             )
             return 64
         }

@@ -1,3 +1,4 @@
+import CommandLineTable
 import Countdown
 import TimerSystem
 
@@ -40,45 +41,19 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Creates the defaults.
     public init() {}
 
-    /// The usage text printed by `timerd --help`.
+    /// The usage text printed by `timerd --help`, rendered from ``CommandLineTable/CommandTable/timerd``.
     public static let help = """
-        Usage: timerd [--socket PATH] [--state-dir DIR] [--config PATH] [OPTIONS]
+        Usage: \(CommandTable.timerd.usageLine(for: nil))
 
-        The timer daemon: counts timers down on the boot-time clock, keeps them in its state
-        directory across restarts, and serves timerctl on a Unix socket. Runs in the foreground
-        and logs one line per event to stderr; SIGTERM or SIGINT stop it, SIGHUP (or
-        'timerctl reload') re-reads the configuration file. Under systemd it adopts a passed
-        socket (LISTEN_FDS, name "control") and speaks sd_notify (Type=notify, WatchdogSec=).
+        \(CommandTable.timerdDiscussion)
 
         Options:
-          --socket PATH             control socket (default $XDG_RUNTIME_DIR/timerd/timerd.sock,
-                                    else /tmp/timerd-UID/timerd.sock)
-          --state-dir DIR           state directory (default $STATE_DIRECTORY, else
-                                    $XDG_STATE_HOME/timerd, else ~/.local/state/timerd;
-                                    /var/lib/timerd for root)
-          --config PATH             configuration file (default /etc/timerd.conf for root,
-                                    else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
-                                    history_limit, history_max_age, max_timers_per_user,
-                                    max_connections; a bad file at start-up exits 78
-          --exit-when-idle SECONDS  exit after SECONDS with no live timers and no clients
-                                    (timerctl starts the daemon with 300)
-          --request-timeout SECONDS drop a client whose request line stays incomplete this long
-                                    (default 10)
-          --max-connections N       most concurrent clients (default 1024; overrides the file)
-          --max-timers-per-user N   most live timers per user (default 10000; overrides the file)
-          --socket-mode MODE        octal permissions of the socket (default 0600; 0666 lets
-                                    every user connect, each seeing only their own timers)
-          --history-limit N         keep the last N ended timers for status --all (default 1000;
-                                    overrides the file)
-          --history-max-age DURATION
-                                    keep ended timers this long (default 7d; overrides the file);
-                                    the smaller of the two limits wins
-          --save WHEN               change: save every change before acknowledging it (default);
-                                    exit: only at a clean stop (benchmarks; a crash loses timers)
-          -h, --help                show this help
-          --version                 show the version
+        \(CommandTable.optionRows(CommandTable.timerd.globalOptions, column: 28))
 
         """
+
+    /// The usage line after `Usage: ` in a usage error.
+    public static var usageLine: String { CommandTable.timerd.usageLine(for: nil) }
 
     /// Errors in timerd's arguments.
     public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -88,19 +63,46 @@ public struct DaemonOptions: Sendable, Equatable {
         public var description: String { message }
     }
 
-    /// Parses timerd's arguments (without the program name).
+    /// Parses timerd's arguments (without the program name) with the one scanner and the table
+    /// ``CommandLineTable/CommandTable/timerd``: `--option VALUE` or `--option=VALUE`; the last of a
+    /// repeated option wins.
     ///
     /// - Throws: ``UsageError`` naming the bad argument and what is allowed.
     public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
         var options = DaemonOptions()
-        var index = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-            return arguments[index]
+        var scanner = CommandLineScanner(table: .timerd, arguments: arguments)
+        while true {
+            let token: CommandLineScanner.Token?
+            do {
+                token = try scanner.next()
+            } catch {
+                throw UsageError(message: message(for: error))
+            }
+            switch token {
+            case nil:
+                return options
+            case .command(let word), .argument(let word):
+                throw UsageError(message: "unknown argument \"\(word)\"")
+            case .option(let option, let value, let spelling):
+                try options.apply(option.longName, value: value ?? "", spelling: spelling)
+            }
         }
-        func positive(_ flag: String) throws(UsageError) -> Double {
-            let text = try value(flag)
+    }
+
+    /// timerd's wording of a scanner error (it predates the scanner and is pinned by tests).
+    private static func message(for error: CommandLineError) -> String {
+        switch error {
+        case .unknownCommand(let word, _): return "unknown argument \"\(word)\""
+        case .unknownOption(_, let argument, _): return "unknown argument \"\(argument)\""
+        case .unexpectedValue(_, let argument): return "unknown argument \"\(argument)\""
+        case .missingValue(let option): return "\(option) needs a value"
+        case .repeatedOption(let option): return "\(option) given twice"
+        }
+    }
+
+    /// Records one option the scanner accepted, checking its value.
+    private mutating func apply(_ longName: String, value text: String, spelling flag: String) throws(UsageError) {
+        func positive() throws(UsageError) -> Double {
             // Bounded so that nanosecond arithmetic (Int64) cannot overflow: 366 days at most.
             guard let number = Double(text), number.isFinite, number > 0, number <= DurationParser.maximumSeconds
             else {
@@ -110,56 +112,48 @@ public struct DaemonOptions: Sendable, Equatable {
             }
             return number
         }
-        func count(_ flag: String) throws(UsageError) -> Int {
-            let text = try value(flag)
+        func count() throws(UsageError) -> Int {
             guard let number = Int(text), number > 0 else {
                 throw UsageError(message: "\(flag) must be a whole number > 0, got \"\(text)\"")
             }
             return number
         }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--socket": options.socketPath = try value(argument)
-            case "--state-dir": options.stateDirectory = try value(argument)
-            case "--config": options.configPath = try value(argument)
-            case "--exit-when-idle": options.exitWhenIdleSeconds = try positive(argument)
-            case "--request-timeout": options.requestTimeoutSeconds = try positive(argument)
-            case "--max-connections": options.maximumConnections = try count(argument)
-            case "--max-timers-per-user": options.timersPerUser = try count(argument)
-            case "--socket-mode":
-                let text = try value(argument)
-                guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
-                    throw UsageError(
-                        message: "--socket-mode must be octal permissions such as 0600 or 0660, got \"\(text)\"")
-                }
-                options.socketMode = mode
-            case "--history-limit":
-                let text = try value(argument)
-                guard let number = Int(text), number >= 0 else {
-                    throw UsageError(message: "\(argument) must be a whole number ≥ 0, got \"\(text)\"")
-                }
-                options.historyLimit = number
-            case "--history-max-age":
-                let text = try value(argument)
-                do {
-                    options.historyMaximumAge = try DurationParser.seconds(from: text)
-                } catch {
-                    throw UsageError(message: "\(argument): \(error)")
-                }
-            case "--journal-max-records": options.journalMaximumRecords = try count(argument)
-            case "--save":
-                let text = try value(argument)
-                guard let policy = SavePolicy(rawValue: text) else {
-                    throw UsageError(message: "--save must be change or exit, got \"\(text)\"")
-                }
-                options.savePolicy = policy
-            case "-h", "--help": options.showHelp = true
-            case "--version": options.showVersion = true
-            default: throw UsageError(message: "unknown argument \"\(argument)\"")
+        switch longName {
+        case "--socket": socketPath = text
+        case "--state-dir": stateDirectory = text
+        case "--config": configPath = text
+        case "--exit-when-idle": exitWhenIdleSeconds = try positive()
+        case "--request-timeout": requestTimeoutSeconds = try positive()
+        case "--max-connections": maximumConnections = try count()
+        case "--max-timers-per-user": timersPerUser = try count()
+        case "--journal-max-records": journalMaximumRecords = try count()
+        case "--socket-mode":
+            guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+                throw UsageError(
+                    message: "--socket-mode must be octal permissions such as 0600 or 0660, got \"\(text)\"")
             }
-            index += 1
+            socketMode = mode
+        case "--history-limit":
+            guard let number = Int(text), number >= 0 else {
+                throw UsageError(message: "\(flag) must be a whole number ≥ 0, got \"\(text)\"")
+            }
+            historyLimit = number
+        case "--history-max-age":
+            do {
+                historyMaximumAge = try DurationParser.seconds(from: text)
+            } catch {
+                throw UsageError(message: "\(flag): \(error)")
+            }
+        case "--save":
+            guard let policy = SavePolicy(rawValue: text) else {
+                throw UsageError(message: "--save must be change or exit, got \"\(text)\"")
+            }
+            savePolicy = policy
+        case "--help": showHelp = true
+        case "--version": showVersion = true
+        default:
+            // Only reachable if the table gains an option that this switch does not know.
+            throw UsageError(message: "unknown argument \"\(flag)\"")
         }
-        return options
     }
 }

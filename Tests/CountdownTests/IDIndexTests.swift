@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Countdown
@@ -6,7 +7,7 @@ import Testing
 struct IDIndexTests {
     @Test("Random inserts, updates and removals match a dictionary (seeded)", arguments: Array(UInt64(1)...40))
     func matchesDictionary(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var index = IDIndex()
         var model: [UInt64: Int32] = [:]
         var known: [UInt64] = []

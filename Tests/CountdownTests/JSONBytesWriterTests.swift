@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Countdown
@@ -21,7 +22,7 @@ struct JSONBytesWriterTests {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    private static func randomNumber(_ generator: inout SeededGenerator) -> Double {
+    private static func randomNumber(_ generator: inout SplitMix64) -> Double {
         switch generator.next() % 6 {
         case 0: return Double(generator.next() % 1_000_000)
         case 1: return Double(generator.next() % 1_000_000_000) / 1e9
@@ -32,14 +33,14 @@ struct JSONBytesWriterTests {
         }
     }
 
-    private static func randomText(_ generator: inout SeededGenerator) -> String {
+    private static func randomText(_ generator: inout SplitMix64) -> String {
         let pieces = [
             "tea", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "😀", "\u{2028}", " ", "\r",
         ]
         return (0..<(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
     }
 
-    private static func randomInfo(_ generator: inout SeededGenerator, depth: Int = 0) -> TimerInfo {
+    private static func randomInfo(_ generator: inout SplitMix64, depth: Int = 0) -> TimerInfo {
         func maybe<T>(_ value: T) -> T? { generator.next() % 2 == 0 ? value : nil }
         let progress = ProgressSnapshot(
             totalUnitCount: Int64(bitPattern: generator.next()) >> 20,
@@ -60,7 +61,7 @@ struct JSONBytesWriterTests {
 
     @Test("Random timers (seeded) are written as JSONEncoder encodes them")
     func randomTimers() throws {
-        var generator = SeededGenerator(seed: 0x7117_E125)
+        var generator = SplitMix64(seed: 0x7117_E125)
         for round in 0..<3_000 {
             let info = Self.randomInfo(&generator)
             #expect(try Self.handWritten(info) == Self.encoded(info), "seed 0x7117_E125, round \(round)")
@@ -69,7 +70,7 @@ struct JSONBytesWriterTests {
 
     @Test("Numbers and strings on their own match JSONEncoder (seeded)")
     func scalars() throws {
-        var generator = SeededGenerator(seed: 0x5CA1_A125)
+        var generator = SplitMix64(seed: 0x5CA1_A125)
         for _ in 0..<5_000 {
             var writer = JSONBytesWriter()
             let number = Self.randomNumber(&generator)

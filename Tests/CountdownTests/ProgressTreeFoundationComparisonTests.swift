@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Countdown
@@ -132,23 +133,6 @@ extension ProgressTree {
     }
 }
 
-/// SplitMix64: a small seeded generator, so that a failing seed can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Runs `steps` through both trees, returning the first step after which they differ.
 func firstDivergence(root total: Int64, _ steps: [ProgressStep]) -> String? {
     var twins = ProgressTwins(totalUnitCount: total)
@@ -265,7 +249,7 @@ struct ProgressTreeFoundationComparisonTests {
     @Test("1,000 seeded random trees agree at every step")
     func randomTrees() {
         for seed in UInt64(0)..<1_000 {
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             let (rootTotal, steps) =
                 seed % 4 == 0
                 ? Self.groupScript(using: &generator) : Self.randomScript(using: &generator)
@@ -278,7 +262,7 @@ struct ProgressTreeFoundationComparisonTests {
 
     /// A random tree of depth ≤ 3 with random pending counts and random updates of any node that
     /// Foundation still tracks correctly (outside credited subtrees, totals kept positive).
-    static func randomScript(using generator: inout SeededGenerator) -> (Int64, [ProgressStep]) {
+    static func randomScript(using generator: inout SplitMix64) -> (Int64, [ProgressStep]) {
         let rootTotal = Int64.random(in: 1...12, using: &generator)
         var shadow = ProgressTwinsShadow(rootTotal: rootTotal)
         var steps: [ProgressStep] = []
@@ -313,7 +297,7 @@ struct ProgressTreeFoundationComparisonTests {
 
     /// The timer engine's group pattern: the parent's total is the sum of the child durations
     /// (milliseconds), children run one after another; sometimes one child is itself a group.
-    static func groupScript(using generator: inout SeededGenerator) -> (Int64, [ProgressStep]) {
+    static func groupScript(using generator: inout SplitMix64) -> (Int64, [ProgressStep]) {
         let durations = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
             Int64.random(in: 1...600, using: &generator) * 100
         }
@@ -353,7 +337,7 @@ struct ProgressTreeFoundationComparisonTests {
         return (setTotalLater ? 0 : total, steps)
     }
 
-    private static func ticks(to duration: Int64, path: [Int], using generator: inout SeededGenerator)
+    private static func ticks(to duration: Int64, path: [Int], using generator: inout SplitMix64)
         -> [ProgressStep]
     {
         var steps: [ProgressStep] = []

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Countdown
 
 /// The wall clock when every test starts.
-private let startWall = Date(timeIntervalSince1970: 1_795_965_453)  // 2026-11-29T15:17:33Z
+private let startWall = FixedInstant.engineStart  // 2026-11-29T15:17:33Z
 
 private let day: Double = 86_400
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Countdown
@@ -6,7 +7,7 @@ import Testing
 // MARK: - Fixtures
 
 /// The wall clock when every test starts.
-private let startWall = Date(timeIntervalSince1970: 1_795_965_453)  // 2026-11-29T15:17:33Z
+private let startWall = FixedInstant.engineStart  // 2026-11-29T15:17:33Z
 
 /// The boot-time clock when every test starts: 1 s after boot.
 private let startBoot = BootInstant(nanoseconds: 1_000_000_000)

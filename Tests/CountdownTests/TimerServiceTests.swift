@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Countdown
 
 /// A service on a manual clock, fed request lines as strings.
 private struct ServiceHarness {
-    static let wall = Date(timeIntervalSince1970: 1_795_965_453)  // 2026-11-29T15:17:33Z
+    static let wall = FixedInstant.engineStart  // 2026-11-29T15:17:33Z
 
     let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: wall)
     var service: TimerService

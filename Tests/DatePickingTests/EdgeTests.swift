@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DatePicking
@@ -83,7 +84,7 @@ struct EdgeTests {
     @Test("Codable round trip keeps every property")
     func codable() throws {
         var picker = Fixtures.picker(.time, zone: "Europe/London", locale: "ar_EG", calendar: "hebrew", interval: 5)
-        picker.minimumDate = Date(timeIntervalSince1970: 1_767_268_800)  // 2026-01-01T12:00:00Z
+        picker.minimumDate = FixedInstant.newYearNoon  // 2026-01-01T12:00:00Z
         picker.spin(.hour, by: 3)
         let data = try JSONEncoder().encode(picker)
         let decoded = try JSONDecoder().decode(DatePicker.self, from: data)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DatePicking
@@ -41,7 +42,7 @@ struct LocalTimeResolverTests {
                 "02:30", now: now, timeZone: Self.losAngeles, calendar: Self.gregorian, skippedTimePolicy: policy)
         }
         let forward = try resolve(.moveForward)
-        #expect(forward.date == Date(timeIntervalSince1970: 1_772_965_800))  // 2026-03-08T10:30:00Z = 03:30 PDT
+        #expect(forward.date == FixedInstant.springForwardAfter)  // 2026-03-08T10:30:00Z = 03:30 PDT
         #expect(forward.adjustment == .movedForwardOverGap(seconds: 3600))
         let end = try resolve(.nextValidTime)
         #expect(end.date == Date(timeIntervalSince1970: 1_772_964_000))  // 2026-03-08T10:00:00Z = 03:00 PDT
@@ -61,7 +62,7 @@ struct LocalTimeResolverTests {
                 repeatedTimePolicy: policy)
         }
         let first = try resolve(.first)
-        #expect(first.date == Date(timeIntervalSince1970: 1_793_521_800))  // 2026-11-01T08:30:00Z = 01:30 PDT
+        #expect(first.date == FixedInstant.fallBackFirst)  // 2026-11-01T08:30:00Z = 01:30 PDT
         #expect(first.adjustment == .firstOfRepeated)
         let last = try resolve(.last)
         #expect(last.date == Date(timeIntervalSince1970: 1_793_525_400))  // 2026-11-01T09:30:00Z = 01:30 PST

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DatePicking
@@ -9,7 +10,7 @@ struct RangeTests {
     func b10Inverted() {
         var picker = Fixtures.picker()
         picker.minimumDate = Date(timeIntervalSince1970: 1_768_035_600)  // 2026-01-10T09:00:00Z
-        picker.maximumDate = Date(timeIntervalSince1970: 1_767_268_800)  // 2026-01-01T12:00:00Z
+        picker.maximumDate = FixedInstant.newYearNoon  // 2026-01-01T12:00:00Z
         picker.date = Date(timeIntervalSince1970: 1_778_407_200)  // 2026-05-10T10:00:00Z
         #expect(picker.date == Date(timeIntervalSince1970: 1_778_407_200))
         picker.maximumDate = picker.minimumDate
@@ -20,11 +21,11 @@ struct RangeTests {
     func b11ClampAfterRounding() {
         var picker = Fixtures.picker(.time, interval: 10)
         picker.minimumDate = Date(timeIntervalSince1970: 1_768_036_020)  // 2026-01-10T09:07:00Z
-        picker.date = Date(timeIntervalSince1970: 1_767_268_800)  // 2026-01-01T12:00:00Z, before the minimum
+        picker.date = FixedInstant.newYearNoon  // 2026-01-01T12:00:00Z, before the minimum
         #expect(picker.date == Date(timeIntervalSince1970: 1_768_036_020))  // 09:07, unaligned
         #expect(picker.selectedValue(of: .minute) == .number(0))  // the wheel shows the floored row
         picker.minimumDate = nil
-        #expect(picker.date == Date(timeIntervalSince1970: 1_767_268_800))  // the stored value is back
+        #expect(picker.date == FixedInstant.newYearNoon)  // the stored value is back
     }
 
     @Test("B12/A9: date mode validates by day, the read value is the full-precision minimum")
@@ -40,7 +41,7 @@ struct RangeTests {
     @Test("B12/A10: time mode compares the full date, so a minimum on another day disables every hour")
     func b12TimeModeOtherDay() {
         var picker = Fixtures.picker(.time)
-        picker.date = Date(timeIntervalSince1970: 1_767_268_800)  // 2026-01-01T12:00:00Z
+        picker.date = FixedInstant.newYearNoon  // 2026-01-01T12:00:00Z
         picker.minimumDate = Date(timeIntervalSince1970: 1_768_035_600)  // 2026-01-10T09:00:00Z
         // The date reads as the minimum, so the wheels show Jan 10; every hour before 9 on that day is disabled.
         #expect(!picker.isEnabled(.number(8), in: .hour))
@@ -69,7 +70,7 @@ struct RangeTests {
     @Test("B10/B21: bounds are ignored in countdown mode")
     func boundsIgnoredInCountdown() {
         var picker = Fixtures.picker(.countDownTimer)
-        picker.minimumDate = Date(timeIntervalSince1970: 1_767_268_800)  // 2026-01-01T12:00:00Z
+        picker.minimumDate = FixedInstant.newYearNoon  // 2026-01-01T12:00:00Z
         picker.maximumDate = Date(timeIntervalSince1970: 1_767_269_100)  // 2026-01-01T12:05:00Z
         picker.countDownDuration = 7200
         #expect(picker.countDownDuration == 7200)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DatePicking
@@ -42,11 +43,11 @@ struct RoundingTests {
     @Test("B7.3: a larger interval floors on the next read; a smaller one does not undo it")
     func b7ReadTimeRounding() {
         var picker = Fixtures.picker(interval: 1)
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 2026-05-10T10:07:00Z
+        picker.date = FixedInstant.mayMorning  // 2026-05-10T10:07:00Z
         picker.minuteInterval = 5
         #expect(Fixtures.wall(picker.date, "UTC") == "2026-05-10 10:05:00")
         picker.minuteInterval = 15
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 10:07Z, stored as 10:00
+        picker.date = FixedInstant.mayMorning  // 10:07Z, stored as 10:00
         picker.minuteInterval = 1
         #expect(Fixtures.wall(picker.date, "UTC") == "2026-05-10 10:00:00")
     }
@@ -55,15 +56,15 @@ struct RoundingTests {
     func b8RoundingOff() {
         var picker = Fixtures.picker(.time, interval: 10)
         picker.roundsToMinuteInterval = false
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 2026-05-10T10:07:00Z
-        #expect(picker.date == Date(timeIntervalSince1970: 1_778_407_620))
+        picker.date = FixedInstant.mayMorning  // 2026-05-10T10:07:00Z
+        #expect(picker.date == FixedInstant.mayMorning)
         #expect(picker.selectedValue(of: .minute) == .number(0))
     }
 
     @Test("B7.5: rounding does not depend on the mode (date mode floors the time too)")
     func b7DateMode() {
         var picker = Fixtures.picker(.date, interval: 15)
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 2026-05-10T10:07:00Z
+        picker.date = FixedInstant.mayMorning  // 2026-05-10T10:07:00Z
         #expect(Fixtures.wall(picker.date, "UTC") == "2026-05-10 10:00:00")
     }
 
@@ -81,6 +82,6 @@ struct RoundingTests {
     func b9LosAngeles() {
         var picker = Fixtures.picker(zone: "America/Los_Angeles", interval: 30)
         picker.date = Date(timeIntervalSince1970: 1_793_526_000)  // 2026-11-01T09:40:00Z = 01:40 PST
-        #expect(picker.date == Date(timeIntervalSince1970: 1_793_521_800))  // 2026-11-01T08:30:00Z = 01:30 PDT
+        #expect(picker.date == FixedInstant.fallBackFirst)  // 2026-11-01T08:30:00Z = 01:30 PDT
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DatePicking
@@ -8,7 +9,7 @@ struct SpinTests {
     @Test("B18: hour 11 → 12 flips AM/PM; a 12-row spin flips once, 24 rows twice")
     func b18Meridiem() {
         var picker = Fixtures.picker(.time)
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 2026-05-10T10:07:00Z, 10:07 AM
+        picker.date = FixedInstant.mayMorning  // 2026-05-10T10:07:00Z, 10:07 AM
         picker.spin(.hour, by: 2)
         #expect(Fixtures.wall(picker.date, "UTC") == "2026-05-10 12:07:00")
         picker.spin(.hour, by: 12)
@@ -22,7 +23,7 @@ struct SpinTests {
     @Test("B22/A11: one event per settled user change, including a full 12-row spin; none for code")
     func b22Events() {
         var picker = Fixtures.picker(.time)
-        picker.date = Date(timeIntervalSince1970: 1_778_407_620)  // 2026-05-10T10:07:00Z
+        picker.date = FixedInstant.mayMorning  // 2026-05-10T10:07:00Z
         picker.minuteInterval = 5
         picker.locale = Locale(identifier: "de_DE")
         #expect(picker.valueChangedCount == 0)
@@ -72,24 +73,24 @@ struct SpinTests {
     @Test("B23/A7: America/Los_Angeles 2026-03-08, hour +1 from 1:30 AM lands in the gap and reverts")
     func b23GapReverts() {
         var picker = Fixtures.picker(zone: "America/Los_Angeles")
-        picker.date = Date(timeIntervalSince1970: 1_772_962_200)  // 2026-03-08T09:30:00Z = 01:30 PST
+        picker.date = FixedInstant.springForwardBefore  // 2026-03-08T09:30:00Z = 01:30 PST
         let outcome = picker.spin(.hour, by: 1)
         #expect(outcome.restriction == .revertedToLastValidSelection)
-        #expect(picker.date == Date(timeIntervalSince1970: 1_772_962_200))
+        #expect(picker.date == FixedInstant.springForwardBefore)
         picker.spin(.hour, by: 2)  // across the gap: 03:30 PDT, one real hour later
-        #expect(picker.date == Date(timeIntervalSince1970: 1_772_965_800))  // 2026-03-08T10:30:00Z
+        #expect(picker.date == FixedInstant.springForwardAfter)  // 2026-03-08T10:30:00Z
     }
 
     @Test("Guard: the two gap policies really differ (revert vs forward)")
     func gapPoliciesDiffer() {
         var reverting = Fixtures.picker(.time, zone: "America/Los_Angeles")
-        reverting.date = Date(timeIntervalSince1970: 1_772_962_200)  // 2026-03-08T09:30:00Z = 01:30 PST
+        reverting.date = FixedInstant.springForwardBefore  // 2026-03-08T09:30:00Z = 01:30 PST
         var forward = reverting
         forward.nonexistentTimePolicy = .forward
         reverting.spin(.hour, by: 1)
         let outcome = forward.spin(.hour, by: 1)
-        #expect(reverting.date == Date(timeIntervalSince1970: 1_772_962_200))  // 01:30 PST
-        #expect(forward.date == Date(timeIntervalSince1970: 1_772_965_800))  // 2026-03-08T10:30:00Z = 03:30 PDT
+        #expect(reverting.date == FixedInstant.springForwardBefore)  // 01:30 PST
+        #expect(forward.date == FixedInstant.springForwardAfter)  // 2026-03-08T10:30:00Z = 03:30 PDT
         #expect(outcome.restriction == .movedForwardOverGap)
         #expect(reverting.date != forward.date)
     }

@@ -1,20 +1,8 @@
 import Countdown
 import Foundation
 import Glibc
+import TestSupport
 import Testing
-
-/// A small seeded generator (SplitMix64), so a failing round can be replayed from its seed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// What the clients of one round sent and which requests were acknowledged.
 private final class RoundLog: @unchecked Sendable {
@@ -64,7 +52,7 @@ private func listAll(_ harness: Harness) throws -> (timers: [Listed], sent: Date
 
 /// Crash safety through the real binaries: acknowledged means durable, and a reboot is told
 /// apart from a restart by the boot id (`TIMERD_BOOT_ID`, timerd's test hook).
-@Suite("timerd survives SIGKILL and reboots", .serialized)
+@Suite("timerd survives SIGKILL and reboots", .serialized, .tags(.endToEnd))
 struct CrashRecoveryTests {
     init() {
         signal(SIGPIPE, SIG_IGN)  // a client writing to a killed daemon gets EPIPE, not death
@@ -73,7 +61,7 @@ struct CrashRecoveryTests {
     @Test("20 rounds of SIGKILL under concurrent starts: every acknowledged timer is back exactly once")
     func killUnderLoad() throws {
         let seed: UInt64 = 20_261_129
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let harness = try Harness()
         let arguments = ["--max-timers-per-user", "1000000", "--journal-max-records", "300"]
         let clients = 4
@@ -92,7 +80,7 @@ struct CrashRecoveryTests {
                 group.enter()
                 Thread.detachNewThread {
                     defer { group.leave() }
-                    var random = SeededGenerator(state: clientSeed)
+                    var random = SplitMix64(seed: clientSeed)
                     guard let connection = try? RawClient(path: socketPath) else { return }
                     for number in 0..<requestsPerClient {
                         let name = "r\(round)-c\(client)-n\(number)"

@@ -6,7 +6,7 @@ import Testing
 ///
 ///     TIMERD_BENCHMARK=1 swift test --filter DurabilityBenchmarkTests
 @Suite(
-    "Durable timer.start cost", .serialized,
+    "Durable timer.start cost", .serialized, .tags(.endToEnd),
     .enabled(if: ProcessInfo.processInfo.environment["TIMERD_BENCHMARK"] == "1"))
 struct DurabilityBenchmarkTests {
     init() {

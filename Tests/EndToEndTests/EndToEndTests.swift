@@ -5,7 +5,7 @@ import Testing
 
 /// The main job through the real binaries: timerctl → Unix socket → timerd → engine → disk.
 /// These are the only tests that wait for real time to pass, with generous bounds.
-@Suite("timerctl drives a real timerd", .serialized)
+@Suite("timerctl drives a real timerd", .serialized, .tags(.endToEnd))
 struct EndToEndTests {
     @Test("start, status, pause/resume, stop and wait through the real binaries")
     func mainJob() throws {

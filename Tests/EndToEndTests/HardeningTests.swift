@@ -6,7 +6,7 @@ import Testing
 
 /// Regression tests for abuse of the real daemon: floods, half-closed sockets, descriptor
 /// exhaustion. Each bounds its load in count and time.
-@Suite("Hostile clients", .serialized)
+@Suite("Hostile clients", .serialized, .tags(.endToEnd))
 struct HardeningTests {
     /// Resident memory of a process, in KiB (`VmRSS` of /proc/PID/status).
     private func residentKiB(_ pid: Int32) -> Int {

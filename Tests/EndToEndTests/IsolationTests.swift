@@ -6,7 +6,7 @@ import Testing
 /// Two other users on one root-run daemon (issue 4, acceptance 7): neither can list, wait on or
 /// stop the other's timers, both get "no such timer", root sees both; modes are checked.
 /// Needs root (CI runs as root); `setpriv` (util-linux) switches the uid for each timerctl call.
-@Suite("Per-user isolation on a shared daemon", .serialized, .enabled(if: getuid() == 0))
+@Suite("Per-user isolation on a shared daemon", .serialized, .tags(.endToEnd), .enabled(if: getuid() == 0))
 struct IsolationTests {
     private func asUser(_ uid: Int, _ harness: Harness, _ arguments: [String]) -> Harness.Run {
         Harness.run(

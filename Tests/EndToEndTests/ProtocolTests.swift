@@ -6,7 +6,7 @@ import Testing
 
 /// Bad input over the real socket: each gets its documented reply (docs/protocol.md), the
 /// daemon stays up and other clients are served.
-@Suite("JSON-RPC over the daemon's socket", .serialized)
+@Suite("JSON-RPC over the daemon's socket", .serialized, .tags(.endToEnd))
 struct ProtocolTests {
     private func error(_ reply: [String: Any]) -> (code: Int?, message: String?) {
         let error = reply["error"] as? [String: Any]

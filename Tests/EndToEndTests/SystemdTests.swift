@@ -9,7 +9,7 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 
 /// timerd under systemd's protocols, without PID 1: `systemd-analyze security --offline=yes` on the
 /// shipped units, and the real daemon under `systemd-socket-activate` with a notify receiver.
-@Suite("timerd under systemd: units, socket activation, sd_notify", .serialized)
+@Suite("timerd under systemd: units, socket activation, sd_notify", .serialized, .tags(.endToEnd))
 struct SystemdTests {
     @Test(
         "systemd-analyze security rates the shipped services",

@@ -1,13 +1,14 @@
 import Countdown
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import TimerStorage
 
 /// When recovery runs in these tests: 2026-11-29T15:17:33Z, so damaged files are named
 /// `journal.damaged-20261129T151733Z`.
-private let recoveryTime = Date(timeIntervalSince1970: 1_795_965_453)
+private let recoveryTime = FixedInstant.engineStart
 
 /// Three timers started on a manual clock, as journal entries.
 private func threeTimers() throws -> [TimerRecord] {

@@ -1,5 +1,6 @@
 import Countdown
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimerStorage
@@ -108,14 +109,8 @@ struct TimerRecordBinaryCodingTests {
 
     @Test("Random bytes decode or throw, never trap (seeded)")
     func randomBytes() {
-        var state: UInt64 = 20_261_129
-        func next() -> UInt64 {  // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: 20_261_129)
+        func next() -> UInt64 { random.next() }
         let valid = everything.binaryEncoded
         for round in 0..<2_000 {
             var bytes = valid

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 
 @testable import DatePicking
 
 /// Shared builders for the unit tests: explicit zones, locales and "now", never the machine's.
 enum Fixtures {
     /// 2026-01-01T12:00:00Z, the "now" of every fixture picker.
-    static let now = Date(timeIntervalSince1970: 1_767_268_800)
+    static let now = FixedInstant.newYearNoon
 
     static func zone(_ identifier: String) -> TimeZone {
         TimeZone(identifier: identifier) ?? .gmt

@@ -1,0 +1,146 @@
+import CommandLineTable
+
+extension CommandTable {
+    /// `timerctl`'s whole command line: the table that ``ControlOptions/parse(_:)`` scans with and
+    /// ``HelpText`` renders from; completions and man-page checks read it too.
+    ///
+    /// Every ``Verb`` has exactly one command here, of the same name (checked by a test).
+    package static let timerctl = CommandTable(
+        programName: "timerctl",
+        synopsis: [
+            .option("--socket", isOptional: true), .option("--json", isOptional: true),
+            .option("--no-autostart", isOptional: true), .text("COMMAND [ARGS]"),
+        ],
+        globalOptions: [
+            OptionSpec(
+                ["--socket"], .value(ValueSpec("PATH", .file)), repetition: .rejected,
+                help: "talk to the daemon on PATH (never starts one)"),
+            OptionSpec(["--json"], help: "print JSON for scripts (see docs/protocol.md for the fields)"),
+            OptionSpec(["--no-autostart"], help: "do not start timerd when none is running"),
+            OptionSpec(["-h", "--help"], help: "show help"),
+            OptionSpec(["--version"], help: "show the version"),
+        ],
+        commands: [
+            start, command("stop", "stop (cancel) a timer", Discussion.stop),
+            command("pause", "pause a running timer", Discussion.pause),
+            command("resume", "resume a paused timer", Discussion.resume), status,
+            command("wait", "wait until a timer ends (exit 0 finished, 1 stopped)", Discussion.wait),
+            CommandSpec(
+                "ping", usages: [Usage([], summary: "check that timerd answers")],
+                discussion: "Check that timerd answers; print its version, protocol version and pid."),
+            CommandSpec(
+                "reload", usages: [Usage([], summary: "make timerd re-read its configuration file")],
+                discussion: Discussion.reload),
+            CommandSpec(
+                "help", arguments: [ArgumentSpec(ValueSpec("COMMAND", .command), .optional)],
+                usages: [Usage([.argument("COMMAND")], summary: "show help for timerctl or for one command")],
+                discussion: "Show help for timerctl or for one command.", isListed: false),
+        ])
+
+    /// The text of `timerctl --help` between the usage line and the command list.
+    static let timerctlDiscussion = """
+        Control timers kept by timerd. When no daemon answers on the default socket
+        ($XDG_RUNTIME_DIR/timerd/timerd.sock, else /tmp/timerd-UID/timerd.sock), timerctl
+        starts one.
+        """
+
+    /// The text of `timerctl --help` after the global options.
+    static let timerctlExitStatus = """
+        Exit status: 0 success, 1 operation failed (no such timer, invalid state, wait on a
+        stopped timer, a bad configuration file on reload), 64 usage error, 69 daemon
+        unavailable, 76 bad reply from the daemon.
+        See 'timerctl COMMAND --help' for a command's details.
+        """
+
+    private static let timer = ArgumentSpec(ValueSpec("ID|NAME", .timer), .exactlyOne)
+
+    /// A command that takes one timer and no options (`stop`, `pause`, `resume`, `wait`).
+    private static func command(_ name: String, _ summary: String, _ discussion: String) -> CommandSpec {
+        CommandSpec(
+            name, arguments: [timer], usages: [Usage([.argument("ID|NAME")], summary: summary)],
+            discussion: discussion)
+    }
+
+    private static let start = CommandSpec(
+        "start",
+        arguments: [
+            ArgumentSpec(
+                ValueSpec(
+                    "DURATION", .duration,
+                    help: """
+                        90s, 25m, 1h30m, 1.5h, "1h 30min" (quoted: one argument), 01:30:00 (H:MM[:SS])
+                        or ISO 8601 PT1H30M; > 0 and at most 366 days. A bare number is seconds.
+                        """), .oneOrMore)
+        ],
+        options: [
+            OptionSpec(
+                ["--name"],
+                .value(
+                    ValueSpec(
+                        "NAME",
+                        help: "1-64 characters of A-Z a-z 0-9 . _ - (not all digits), unique among live timers.")),
+                repetition: .rejected, help: "name the timer, to address it by name instead of its id"),
+            OptionSpec(
+                ["--at"], .value(ValueSpec("TIME")), repetition: .rejected,
+                help: "end at a wall-clock time (an instant with offset, or a local time or date and time)"),
+            OptionSpec(
+                ["--minute-interval"],
+                .value(ValueSpec("N", .choice(["1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30"]))),
+                help: "floor a local --at time's minute to a multiple of N (N divides 60, 1 to 30)"),
+        ],
+        usages: [
+            Usage(
+                [.argument("DURATION"), .option("--name", isOptional: true)],
+                summary: "start a timer; several durations make a group"),
+            Usage(
+                [
+                    .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
+                    .option("--name", isOptional: true),
+                ], summary: "start a timer that ends at a wall-clock time"),
+        ],
+        discussion: """
+            Start a timer. Several durations make a group that runs them one after another
+            (timerctl start 25m 5m 25m 5m --name pomodoro).
+            With --at, the timer ends at a wall-clock time and follows the wall clock if it is
+            set: 2026-12-01T09:00:00+01:00 or ...Z is that instant; 14:30 is the next 14:30
+            in the local time zone; 2026-12-01T09:00 is that local date and time.
+            --minute-interval N floors a local time's minute to a multiple of N (N divides 60,
+            1 to 30), as a date picker with that interval does.
+            A local time that a daylight-saving change skips moves forward by the length of
+            the gap (02:30 -> 03:30); one that occurs twice means the first occurrence.
+            timerctl prints the instant it chose.
+            """)
+
+    private static let status = CommandSpec(
+        "status", arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .optional)],
+        options: [OptionSpec(["--all"], help: "include ended timers")],
+        usages: [
+            Usage(
+                [.argument("ID|NAME"), .option("--all", isOptional: true)],
+                summary: "show live timers, one timer, or --all with ended ones")
+        ],
+        discussion: """
+            Show live timers (running and paused), one timer (also an ended one), or with --all
+            every timer including the recently ended. Columns: id, name, state, remaining
+            (H:MM:SS), progress; a group shows its aggregate and which step runs.
+            --json prints an array of timer objects.
+            """)
+}
+
+/// The help texts of the commands that take one timer, and of `reload`.
+private enum Discussion {
+    static let stop = "Stop (cancel) a running or paused timer; for a group, every unfinished step."
+    static let pause = "Pause a running timer; its remaining time stops moving until 'resume'."
+    static let resume = "Resume a paused timer from where it was paused."
+    static let wait = """
+        Wait until the timer ends. Exit 0 when it finished, 1 when it was stopped.
+        On a terminal, a progress bar is drawn on stderr.
+        """
+    static let reload = """
+        Make timerd re-read its configuration file (what SIGHUP does) and wait until it
+        has: systemd's ExecReload= runs this. Never starts a daemon. Exit 0 when the file
+        was read (or is absent: defaults), 1 when it is bad (timerd keeps the old
+        configuration and the error names the file and line) or you are neither root nor
+        timerd's user, 69 when no daemon answers.
+        """
+}

@@ -1,0 +1,93 @@
+import CommandLineTable
+
+extension CommandTable {
+    /// `timerd`'s command line: options only, no commands. ``DaemonOptions/parse(_:)`` scans with
+    /// it and ``DaemonOptions/help`` is rendered from it.
+    package static let timerd = CommandTable(
+        programName: "timerd",
+        synopsis: [
+            .option("--socket", isOptional: true), .option("--state-dir", isOptional: true),
+            .option("--config", isOptional: true), .text("[OPTIONS]"),
+        ],
+        globalOptions: [
+            OptionSpec(
+                ["--socket"], .value(ValueSpec("PATH", .file)),
+                help: """
+                    control socket (default $XDG_RUNTIME_DIR/timerd/timerd.sock,
+                    else /tmp/timerd-UID/timerd.sock)
+                    """),
+            OptionSpec(
+                ["--state-dir"], .value(ValueSpec("DIR", .directory)),
+                help: """
+                    state directory (default $STATE_DIRECTORY, else
+                    $XDG_STATE_HOME/timerd, else ~/.local/state/timerd;
+                    /var/lib/timerd for root)
+                    """),
+            OptionSpec(
+                ["--config"], .value(ValueSpec("PATH", .file)),
+                help: """
+                    configuration file (default /etc/timerd.conf for root,
+                    else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
+                    history_limit, history_max_age, max_timers_per_user,
+                    max_connections; a bad file at start-up exits 78
+                    """),
+            OptionSpec(
+                ["--exit-when-idle"], .value(ValueSpec("SECONDS", .number)),
+                help: """
+                    exit after SECONDS with no live timers and no clients
+                    (timerctl starts the daemon with 300)
+                    """),
+            OptionSpec(
+                ["--request-timeout"], .value(ValueSpec("SECONDS", .number)),
+                help: """
+                    drop a client whose request line stays incomplete this long
+                    (default 10)
+                    """),
+            OptionSpec(
+                ["--max-connections"], .value(ValueSpec("N", .number)),
+                help: "most concurrent clients (default 1024; overrides the file)"),
+            OptionSpec(
+                ["--max-timers-per-user"], .value(ValueSpec("N", .number)),
+                help: "most live timers per user (default 10000; overrides the file)"),
+            OptionSpec(
+                ["--socket-mode"], .value(ValueSpec("MODE", .choice(["0600", "0660", "0666"]))),
+                help: """
+                    octal permissions of the socket (default 0600; 0666 lets
+                    every user connect, each seeing only their own timers)
+                    """),
+            OptionSpec(
+                ["--history-limit"], .value(ValueSpec("N", .number)),
+                help: """
+                    keep the last N ended timers for status --all (default 1000;
+                    overrides the file)
+                    """),
+            OptionSpec(
+                ["--history-max-age"], .value(ValueSpec("DURATION", .duration)),
+                help: """
+                    keep ended timers this long (default 7d; overrides the file);
+                    the smaller of the two limits wins
+                    """),
+            OptionSpec(
+                ["--journal-max-records"], .value(ValueSpec("N", .number)),
+                help: "compact the journal into a snapshot after N records (default 10000; for tests)",
+                isHidden: true),
+            OptionSpec(
+                ["--save"], .value(ValueSpec("WHEN", .choice(["change", "exit"]))),
+                help: """
+                    change: save every change before acknowledging it (default);
+                    exit: only at a clean stop (benchmarks; a crash loses timers)
+                    """),
+            OptionSpec(["-h", "--help"], help: "show this help"),
+            OptionSpec(["--version"], help: "show the version"),
+        ],
+        commands: [])
+
+    /// The text of `timerd --help` between the usage line and the options.
+    static let timerdDiscussion = """
+        The timer daemon: counts timers down on the boot-time clock, keeps them in its state
+        directory across restarts, and serves timerctl on a Unix socket. Runs in the foreground
+        and logs one line per event to stderr; SIGTERM or SIGINT stop it, SIGHUP (or
+        'timerctl reload') re-reads the configuration file. Under systemd it adopts a passed
+        socket (LISTEN_FDS, name "control") and speaks sd_notify (Type=notify, WatchdogSec=).
+        """
+}
