@@ -67,7 +67,7 @@ struct AbsoluteTime: Equatable {
     /// name, optionally after `:`, or a path under `zoneinfo/`), else the target of `/etc/localtime`,
     /// else `/etc/timezone`, else `UTC`.
     static func localTimeZoneName() -> String {
-        if let tz = RuntimePaths.environment("TZ") {
+        if let tz = ProcessEnvironment.value("TZ") {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
             return zoneName(fromPath: name) ?? name
         }

@@ -10,7 +10,7 @@ enum BootID {
     /// `$TIMERD_BOOT_ID` if set, else `/proc/sys/kernel/random/boot_id` (a random UUID the kernel
     /// picks at each boot; man random(4)), else `nil` when neither is readable.
     static func current() -> String? {
-        if let override = RuntimePaths.environment(overrideVariable) { return override }
+        if let override = ProcessEnvironment.value(overrideVariable) { return override }
         guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
             return nil
         }
