@@ -19,19 +19,32 @@ struct StateStore {
     /// Reads the saved state; `nil` when there is none. A file that cannot be read is moved aside
     /// (never deleted) and reported through `warn`.
     func load(warn: (String) -> Void) -> File? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let bytes: [UInt8]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileSystem.readAll(path)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            moveAside(error, warn: warn)
+            return nil
+        }
+        do {
+            let data = Data(bytes)
             let file = try JSONDecoder().decode(File.self, from: data)
             guard file.format == 1 else {
                 throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "format \(file.format)"])
             }
             return file
         } catch {
-            let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
-            rename(path, aside)
-            warn("WARNING: could not read \(path) (\(error)); moved it to \(aside) and started with no timers")
+            moveAside(error, warn: warn)
             return nil
         }
+    }
+
+    /// Moves the unreadable file aside (never deleting it) and says so through `warn`.
+    private func moveAside(_ error: any Error, warn: (String) -> Void) {
+        let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
+        rename(path, aside)
+        warn("WARNING: could not read \(path) (\(error)); moved it to \(aside) and started with no timers")
     }
 }

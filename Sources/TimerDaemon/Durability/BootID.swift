@@ -11,10 +11,10 @@ enum BootID {
     /// picks at each boot; man random(4)), else `nil` when neither is readable.
     static func current() -> String? {
         if let override = ProcessEnvironment.value(overrideVariable) { return override }
-        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
+        guard let bytes = try? FileSystem.readAll("/proc/sys/kernel/random/boot_id", maximumBytes: 4_096) else {
             return nil
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 }
