@@ -15,7 +15,7 @@ extension Daemon {
                 case .some(let listener): accepted = try listener.accept()
                 case .none: return
                 }
-            } catch  where error.errno.isDescriptorExhaustion {
+            } catch let error where error.errno.isDescriptorExhaustion {
                 if shedClient() { continue }
                 return
             } catch {

@@ -114,7 +114,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readAll(path, maximumBytes: 1 << 20)
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch let error where error.errno == .noSuchFileOrDirectory {
             return nil
         } catch {
             // The texts of before: a failed open says why; a failed read also names the call.

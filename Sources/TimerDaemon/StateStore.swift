@@ -22,7 +22,7 @@ struct StateStore {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readAll(path)
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch let error where error.errno == .noSuchFileOrDirectory {
             return nil
         } catch {
             moveAside(error, warn: warn)

@@ -122,7 +122,7 @@ public struct FileDescriptor: ~Copyable {
     private static func unlessWouldBlock<T>(_ body: () throws(SystemError) -> T) throws(SystemError) -> T? {
         do {
             return try body()
-        } catch  where error.errno == .wouldBlock {
+        } catch let error where error.errno == .wouldBlock {
             return nil
         }
     }
