@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# Builds the DatePicking DocC catalog; exits non-zero on any warning (broken symbol links included).
-# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default output /tmp/dp-doc)
+# Builds the DocC catalog of every library listed below; exits non-zero on any warning (broken
+# symbol links included). Each catalog is Sources/<Module>/<Module>.docc.
+# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default output /tmp/dp-doc; a second
+# and later module goes to <output-dir>-<Module>)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${1:-/tmp/dp-doc}"
-symbols="$(mktemp -d /tmp/dp-sg.XXXXXX)"
-trap 'rm -rf "$symbols"' EXIT
-swift build --target DatePicking \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
-# Only the module's own symbol graphs (DatePicking*.symbols.json); Foundation's would add noise.
-find "$symbols" -type f ! -name 'DatePicking*.symbols.json' -delete
-log="$(mktemp /tmp/dp-docc-log.XXXXXX)"
-status=0
-docc convert Sources/DatePicking/DatePicking.docc \
-    --additional-symbol-graph-dir "$symbols" \
-    --warnings-as-errors \
-    --output-path "$output" \
-    --fallback-display-name DatePicking \
-    --fallback-bundle-identifier datepicking 2>&1 | tee "$log" || status=$?
-if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then
-    echo "docc: failed (status $status); see the diagnostics above" >&2
-    rm -f "$log"
-    exit 1
-fi
-rm -f "$log"
-echo "docc: documentation written to $output"
+# One module a line.
+modules=(
+    DatePicking
+    TimerSystem
+)
+for module in "${modules[@]}"; do
+    destination="$output"
+    [ "$module" = "${modules[0]}" ] || destination="$output-$module"
+    symbols="$(mktemp -d /tmp/dp-sg.XXXXXX)"
+    log="$(mktemp /tmp/dp-docc-log.XXXXXX)"
+    swift build --target "$module" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
+    # Only the module's own symbol graphs (<Module>*.symbols.json); Foundation's would add noise.
+    find "$symbols" -type f ! -name "$module*.symbols.json" -delete
+    status=0
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$symbols" \
+        --warnings-as-errors \
+        --output-path "$destination" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "$(printf '%s' "$module" | tr '[:upper:]' '[:lower:]')" 2>&1 | tee "$log" || status=$?
+    failed=0
+    if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then failed=1; fi
+    rm -rf "$symbols" "$log"
+    if [ "$failed" -ne 0 ]; then
+        echo "docc: $module failed (status $status); see the diagnostics above" >&2
+        exit 1
+    fi
+    echo "docc: $module documentation written to $destination"
+done

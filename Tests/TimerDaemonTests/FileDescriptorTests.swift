@@ -104,4 +104,27 @@ struct FileDescriptorTests {
         let stat = String(decoding: try FileSystem.readAll("/proc/self/stat"), as: UTF8.self)
         #expect(stat.hasPrefix("\(getpid()) ("))
     }
+
+    /// The sample of TimerSystem.docc/TimerSystem.md, verbatim, so that it keeps compiling.
+    static func readHostname() throws(SystemError) -> String {
+        let file = try FileDescriptor.open("/etc/hostname", O_RDONLY)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        // nil would mean "not ready" on a non-blocking descriptor; a file always has an answer.
+        let count = try file.read(into: &buffer) ?? 0
+        file.close()  // optional: leaving the scope closes it too
+        return String(decoding: buffer.prefix(count), as: UTF8.self)
+    }
+
+    @Test("The DocC catalog's sample reads the same bytes as Foundation does")
+    func doccSample() throws {
+        let text: String
+        do {
+            text = try Self.readHostname()
+        } catch let error where error.errno == .noSuchFileOrDirectory {
+            #expect(error.description == "open /etc/hostname: No such file or directory")
+            return
+        }
+        // Foundation as the independent reader (the file is at most 256 bytes: HOST_NAME_MAX is 64).
+        #expect(text == (try String(contentsOfFile: "/etc/hostname", encoding: .utf8)))
+    }
 }
