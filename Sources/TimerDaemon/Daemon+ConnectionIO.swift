@@ -1,5 +1,4 @@
 import Countdown
-import Glibc
 import TimerSystem
 
 /// The clients' I/O: the only code that moves bytes between a client socket and its

@@ -1,4 +1,3 @@
-import CLinux
 import Countdown
 import Foundation
 import Glibc
