@@ -77,14 +77,9 @@ public struct FileDescriptor: ~Copyable {
     /// - Throws: ``SystemError`` `read`.
     public borrowing func read(into buffer: inout [UInt8]) throws(SystemError) -> Int? {
         let fd = rawValue
-        // Array's closure methods rethrow untyped errors; a Result keeps the type.
-        return try buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemError) in
-                try Self.unlessWouldBlock { () throws(SystemError) in
-                    try Syscall.retrying("read", { Glibc.read(fd, raw.baseAddress, raw.count) })
-                }
-            }
-        }.get()
+        return try Self.unlessWouldBlock { () throws(SystemError) in
+            try Syscall.read(fd, into: &buffer, capacity: buffer.count)
+        }
     }
 
     /// Writes as much of `bytes` as the descriptor takes now (man write(2)).
@@ -94,13 +89,7 @@ public struct FileDescriptor: ~Copyable {
     /// - Throws: ``SystemError`` `write` (``Errno/brokenPipe`` when the peer left).
     public borrowing func write(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int? {
         let fd = rawValue
-        return try bytes.withUnsafeBytes { raw in
-            Result { () throws(SystemError) in
-                try Self.unlessWouldBlock { () throws(SystemError) in
-                    try Syscall.retrying("write", { Glibc.write(fd, raw.baseAddress, raw.count) })
-                }
-            }
-        }.get()
+        return try Self.unlessWouldBlock { () throws(SystemError) in try Syscall.write(fd, bytes) }
     }
 
     /// Accepts one pending connection on this listening socket, non-blocking and close-on-exec

@@ -30,37 +30,43 @@ public enum Syscall {
         _ = Glibc.close(fd)
     }
 
-    /// Reads up to `capacity` bytes.
+    /// Reads up to `capacity` bytes into the start of `buffer` (grown to `capacity` if smaller).
     ///
-    /// - Returns: the bytes read; empty at end of file.
-    /// - Throws: ``SystemError`` (`EAGAIN` for a non-blocking descriptor with nothing to read).
-    public static func read(_ fd: Int32, into buffer: inout [UInt8], capacity: Int = 65_536) throws -> Int {
+    /// - Parameters:
+    ///   - fd: a descriptor that no ``FileDescriptor`` owns (or its ``FileDescriptor/rawValue``).
+    ///   - buffer: where the bytes go.
+    ///   - capacity: the most bytes read.
+    /// - Returns: the count read; 0 at end of file.
+    /// - Throws: ``SystemError`` (``Errno/wouldBlock`` for a non-blocking descriptor with nothing to
+    ///   read; ``FileDescriptor/read(into:)-([UInt8])`` returns `nil` for that instead).
+    public static func read(_ fd: Int32, into buffer: inout [UInt8], capacity: Int = 65_536) throws(SystemError)
+        -> Int
+    {
         if buffer.count < capacity { buffer = [UInt8](repeating: 0, count: capacity) }
-        let count = try buffer.withUnsafeMutableBytes { raw throws in
-            try retrying("read", { Glibc.read(fd, raw.baseAddress, capacity) })
-        }
-        return count
+        return try retrying("read", { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, capacity) } })
     }
 
     /// Writes as much of `bytes` as the descriptor takes now.
     ///
+    /// - Parameters:
+    ///   - fd: a descriptor that no ``FileDescriptor`` owns (or its ``FileDescriptor/rawValue``).
+    ///   - bytes: the bytes to write.
     /// - Returns: how many bytes were written.
-    /// - Throws: ``SystemError`` (`EAGAIN` when a non-blocking descriptor is full, `EPIPE` when the peer left).
-    public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws -> Int {
-        try bytes.withUnsafeBytes { raw throws in
-            try retrying("write", { Glibc.write(fd, raw.baseAddress, raw.count) })
-        }
+    /// - Throws: ``SystemError`` (``Errno/wouldBlock`` when a non-blocking descriptor is full,
+    ///   ``Errno/brokenPipe`` when the peer left).
+    public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+        try retrying("write", { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } })
     }
 
     /// Writes all of `bytes`, waiting with `poll` when a non-blocking descriptor is full.
     ///
     /// - Throws: ``SystemError`` when the descriptor fails.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             do {
                 offset += try write(fd, bytes[offset...])
-            } catch let error as SystemError where error.errno == .wouldBlock {
+            } catch let error where error.errno == .wouldBlock {
                 _ = try? Poll.wait(fd, events: Int16(POLLOUT), timeoutMilliseconds: 1_000)
             }
         }
