@@ -67,7 +67,7 @@ struct AbsoluteTime: Equatable {
     /// name, optionally after `:`, or a path under `zoneinfo/`), else the target of `/etc/localtime`,
     /// else `/etc/timezone`, else `UTC`.
     static func localTimeZoneName() -> String {
-        if let tz = RuntimePaths.environment("TZ") {
+        if let tz = ProcessEnvironment.value("TZ") {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
             return zoneName(fromPath: name) ?? name
         }
@@ -77,14 +77,11 @@ struct AbsoluteTime: Equatable {
             let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let name = zoneName(fromPath: target) { return name }
         }
-        if let file = fopen("/etc/timezone", "r") {
-            defer { fclose(file) }
-            var line = [CChar](repeating: 0, count: 256)
-            if fgets(&line, Int32(line.count), file) != nil {
-                let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                let trimmed = text.filter { !$0.isWhitespace }
-                if !trimmed.isEmpty { return trimmed }
-            }
+        if let bytes = try? FileSystem.readAll("/etc/timezone", maximumBytes: 255) {
+            // The first line, as fgets(3) with a 256-byte buffer read it.
+            let line = bytes.prefix(255).prefix { $0 != UInt8(ascii: "\n") && $0 != 0 }
+            let trimmed = String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
+            if !trimmed.isEmpty { return trimmed }
         }
         return "UTC"
     }

@@ -34,7 +34,7 @@ final class ControlClient {
     }
 
     private static func isAbsent(_ error: SystemError) -> Bool {
-        error.errno == ENOENT || error.errno == ECONNREFUSED
+        error.errno == .noSuchFileOrDirectory || error.errno == .connectionRefused
     }
 
     /// Starts `timerd --exit-when-idle 300` in its own session, its stderr appended to
@@ -95,7 +95,7 @@ final class ControlClient {
             let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let slash = own.lastIndex(of: "/") { candidates.append(String(own[..<slash]) + "/timerd") }
         }
-        for directory in (RuntimePaths.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+        for directory in (ProcessEnvironment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             candidates.append(directory + "/timerd")
         }
         return candidates.first { access($0, X_OK) == 0 }

@@ -27,11 +27,11 @@ public struct StandardOutput: ControlOutput {
 
     /// `isatty(1)`, and neither `NO_COLOR` nor `TERM=dumb` (see no-color.org and clig.dev).
     public var stdoutIsColorTerminal: Bool {
-        isatty(1) == 1 && RuntimePaths.environment("NO_COLOR") == nil && RuntimePaths.environment("TERM") != "dumb"
+        isatty(1) == 1 && ProcessEnvironment.value("NO_COLOR") == nil && ProcessEnvironment.value("TERM") != "dumb"
     }
 
     /// `isatty(2)` and not `TERM=dumb`.
-    public var stderrIsTerminal: Bool { isatty(2) == 1 && RuntimePaths.environment("TERM") != "dumb" }
+    public var stderrIsTerminal: Bool { isatty(2) == 1 && ProcessEnvironment.value("TERM") != "dumb" }
 }
 
 /// `timerctl`'s entry point: parse, run, and map every error to its stream, text and exit status.

@@ -111,26 +111,17 @@ public struct DaemonConfig: Sendable, Equatable {
     /// - Returns: the configuration, or `nil` when there is no file there (use the defaults).
     /// - Throws: ``ConfigError`` when it cannot be read (other than missing) or parsed.
     public static func load(path: String) throws(ConfigError) -> DaemonConfig? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw ConfigError(path: path, line: nil, message: "cannot read: \(String(cString: strerror(code)))")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readAll(path, maximumBytes: 1 << 20)
+        } catch let error where error.errno == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            // The texts of before: a failed open says why; a failed read also names the call.
+            let reason = error.call.hasPrefix("open") ? "\(error.errno)" : "read: \(error.errno)"
+            throw ConfigError(path: path, line: nil, message: "cannot read: \(reason)")
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        defer { Syscall.close(fd) }
-        while true {
-            let count: Int
-            do {
-                count = try Syscall.read(fd, into: &buffer, capacity: buffer.count)
-            } catch {
-                throw ConfigError(path: path, line: nil, message: "cannot read: \(error)")
-            }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-            if bytes.count > 1 << 20 { throw ConfigError(path: path, line: nil, message: "larger than 1 MiB") }
-        }
+        if bytes.count > 1 << 20 { throw ConfigError(path: path, line: nil, message: "larger than 1 MiB") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(path: path, line: nil, message: "not UTF-8 text")
         }

@@ -7,7 +7,7 @@ import Glibc
 /// stays readable and the loop spins. The classic remedy (libev, nginx): hold one spare descriptor,
 /// and when out of them, release it, accept the pending connection, tell it why and close it.
 public final class DescriptorReserve {
-    private var spare: Int32
+    private var spare: FileDescriptor?
 
     /// Opens the spare descriptor (`/dev/null`) and raises the soft `RLIMIT_NOFILE` towards
     /// `wanted` (at most the hard limit), so that the usual limit of 1,024 does not undercut
@@ -20,11 +20,7 @@ public final class DescriptorReserve {
             limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
-    }
-
-    deinit {
-        if spare >= 0 { Glibc.close(spare) }
+        spare = try? FileDescriptor.open("/dev/null", O_RDONLY)
     }
 
     /// The soft `RLIMIT_NOFILE` now.
@@ -34,23 +30,24 @@ public final class DescriptorReserve {
         return Int(clamping: limit.rlim_cur)
     }
 
-    /// Whether `code` is the `errno` of running out of descriptors.
-    public static func isExhaustion(_ code: Int32) -> Bool { code == EMFILE || code == ENFILE }
-
     /// Accepts one pending connection on `listener` with the spare descriptor, hands it to
     /// `refuse` (which writes the reason) and closes it.
     ///
+    /// - Parameters:
+    ///   - listener: the listening socket that ran out (``Errno/isDescriptorExhaustion``).
+    ///   - refuse: writes the refusal to the accepted connection, which is closed afterwards.
     /// - Returns: whether a connection was taken off the queue; `false` when there is no spare
     ///   descriptor or nothing is pending, so the caller stops trying for this turn.
-    public func shed(_ listener: Int32, refuse: (Int32) -> Void) -> Bool {
-        guard spare >= 0 else { return false }
-        Glibc.close(spare)
-        let fd = accept4(listener, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-        if fd >= 0 {
-            refuse(fd)
-            Glibc.close(fd)
+    public func shed(_ listener: borrowing FileDescriptor, refuse: (borrowing FileDescriptor) -> Void) -> Bool {
+        guard let released = spare.take() else { return false }
+        released.close()
+        var wasTaken = false
+        if let connection = try? listener.accept() {
+            refuse(connection)
+            connection.close()
+            wasTaken = true
         }
-        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        return fd >= 0
+        spare = try? FileDescriptor.open("/dev/null", O_RDONLY)
+        return wasTaken
     }
 }

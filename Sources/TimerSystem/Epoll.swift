@@ -3,8 +3,7 @@ import Glibc
 
 /// An `epoll(7)` instance: registers descriptors with a 64-bit token and waits for readiness.
 public final class Epoll {
-    /// The epoll descriptor.
-    public let fd: Int32
+    private let descriptor: FileDescriptor
     private var events: [epoll_event]
 
     /// Readiness bits, as in man epoll_ctl(2).
@@ -26,30 +25,39 @@ public final class Epoll {
     /// - Parameter capacity: the most events one ``wait(timeoutMilliseconds:)`` returns.
     /// - Throws: ``SystemError`` from `epoll_create1`.
     public init(capacity: Int = 256) throws {
-        fd = try Syscall.retrying("epoll_create1", { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+        descriptor = FileDescriptor(
+            adopting: try Syscall.retrying("epoll_create1", { epoll_create1(Int32(EPOLL_CLOEXEC)) }))
         events = [epoll_event](repeating: epoll_event(), count: capacity)
     }
 
-    deinit { Syscall.close(fd) }
-
-    /// Watches `descriptor` for `interest`, reporting `token`.
+    /// Watches `watched` for `interest`, reporting `token`.
     ///
+    /// - Parameters:
+    ///   - watched: the descriptor; epoll forgets it when it is closed.
+    ///   - interest: what to report.
+    ///   - token: the value ``wait(timeoutMilliseconds:)`` reports for it.
     /// - Throws: ``SystemError`` from `epoll_ctl`.
-    public func add(_ descriptor: Int32, interest: Events, token: UInt64) throws {
-        try control(EPOLL_CTL_ADD, descriptor, interest, token)
+    public func add(_ watched: borrowing FileDescriptor, interest: Events, token: UInt64) throws(SystemError) {
+        try control(EPOLL_CTL_ADD, watched.rawValue, interest, token)
     }
 
-    /// Changes what `descriptor` is watched for.
+    /// Changes what `watched` is watched for.
     ///
+    /// - Parameters:
+    ///   - watched: a descriptor added before.
+    ///   - interest: what to report from now on.
+    ///   - token: the value to report.
     /// - Throws: ``SystemError`` from `epoll_ctl`.
-    public func modify(_ descriptor: Int32, interest: Events, token: UInt64) throws {
-        try control(EPOLL_CTL_MOD, descriptor, interest, token)
+    public func modify(_ watched: borrowing FileDescriptor, interest: Events, token: UInt64) throws(SystemError) {
+        try control(EPOLL_CTL_MOD, watched.rawValue, interest, token)
     }
 
-    /// Stops watching `descriptor` (errors are ignored: closing it does the same).
-    public func remove(_ descriptor: Int32) {
+    /// Stops watching `watched` (errors are ignored: closing it does the same).
+    ///
+    /// - Parameter watched: a descriptor added before.
+    public func remove(_ watched: borrowing FileDescriptor) {
         var event = epoll_event()
-        _ = epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, &event)
+        _ = epoll_ctl(descriptor.rawValue, EPOLL_CTL_DEL, watched.rawValue, &event)
     }
 
     /// Waits for readiness.
@@ -57,20 +65,24 @@ public final class Epoll {
     /// - Parameter timeoutMilliseconds: how long to wait; -1 for ever.
     /// - Returns: the tokens and events that are ready (empty on time-out or `EINTR`).
     /// - Throws: ``SystemError`` from `epoll_wait` for anything but `EINTR`.
-    public func wait(timeoutMilliseconds: Int32) throws -> [(token: UInt64, events: Events)] {
-        let count = epoll_wait(fd, &events, Int32(events.count), timeoutMilliseconds)
+    public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [(token: UInt64, events: Events)] {
+        let count = epoll_wait(descriptor.rawValue, &events, Int32(events.count), timeoutMilliseconds)
         if count < 0 {
-            if errno == EINTR { return [] }
-            throw SystemError("epoll_wait", errno: errno)
+            let code = Errno.current
+            if code == .interrupted { return [] }
+            throw SystemError("epoll_wait", errno: code)
         }
         return (0..<Int(count)).map { (events[$0].data.u64, Events(rawValue: events[$0].events)) }
     }
 
-    private func control(_ operation: Int32, _ descriptor: Int32, _ interest: Events, _ token: UInt64) throws {
+    private func control(_ operation: Int32, _ watched: Int32, _ interest: Events, _ token: UInt64)
+        throws(SystemError)
+    {
         var event = epoll_event()
         event.events = interest.rawValue
         event.data.u64 = token
-        try Syscall.retrying("epoll_ctl", { epoll_ctl(fd, operation, descriptor, &event) })
+        let fd = descriptor.rawValue
+        try Syscall.retrying("epoll_ctl", { epoll_ctl(fd, operation, watched, &event) })
     }
 }
 
@@ -78,39 +90,36 @@ public final class Epoll {
 /// timer the daemon arms for its earliest deadline. The boot-time clock counts suspend, unlike
 /// `CLOCK_MONOTONIC`, which `DispatchTime` uses.
 public final class BootTimer {
-    /// The timer descriptor (non-blocking, close-on-exec).
-    public let fd: Int32
+    /// The timer descriptor (non-blocking, close-on-exec); readable once the deadline passed.
+    public let descriptor: FileDescriptor
 
     /// Creates a disarmed timer.
     ///
     /// - Throws: ``SystemError`` from `timerfd_create`.
-    public init() throws {
-        fd = try Syscall.retrying(
-            "timerfd_create",
-            {
-                timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-            })
+    public init() throws(SystemError) {
+        descriptor = FileDescriptor(
+            adopting: try Syscall.retrying(
+                "timerfd_create", { timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }))
     }
-
-    deinit { Syscall.close(fd) }
 
     /// Arms the timer to expire at `nanoseconds` on `CLOCK_BOOTTIME` (absolute), or disarms it for `nil`.
     ///
     /// A deadline already past expires at once.
     /// - Throws: ``SystemError`` from `timerfd_settime`.
-    public func arm(atNanoseconds nanoseconds: Int64?) throws {
+    public func arm(atNanoseconds nanoseconds: Int64?) throws(SystemError) {
         var spec = itimerspec()
         if let nanoseconds {
             let clamped = max(1, nanoseconds)
             spec.it_value = timespec(tv_sec: Int(clamped / 1_000_000_000), tv_nsec: Int(clamped % 1_000_000_000))
         }
+        let fd = descriptor.rawValue
         try Syscall.retrying("timerfd_settime", { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) })
     }
 
     /// Reads and discards the expiry count, so the descriptor stops being readable.
     public func drain() {
         var count: UInt64 = 0
-        _ = Glibc.read(fd, &count, 8)
+        _ = try? withUnsafeMutableBytes(of: &count) { raw throws(SystemError) in try descriptor.read(into: raw) }
     }
 }
 
@@ -120,38 +129,40 @@ public final class BootTimer {
 /// resume from suspend (man timerfd_create(2); systemd watches the clock the same way).
 public final class WallClockWatch {
     /// The timer descriptor (non-blocking, close-on-exec); readable after a step.
-    public let fd: Int32
+    public let descriptor: FileDescriptor
 
     /// Creates and arms the watch.
     ///
     /// - Throws: ``SystemError`` from `timerfd_create` or `timerfd_settime`.
-    public init() throws {
-        fd = try Syscall.retrying(
-            "timerfd_create(CLOCK_REALTIME)",
-            {
-                timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-            })
+    public init() throws(SystemError) {
+        descriptor = FileDescriptor(
+            adopting: try Syscall.retrying(
+                "timerfd_create(CLOCK_REALTIME)", { timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) })
+        )
         try arm()
     }
-
-    deinit { Syscall.close(fd) }
 
     /// Consumes the notification and re-arms.
     ///
     /// - Returns: whether the wall clock was stepped (`ECANCELED`), as opposed to a spurious wake-up.
     public func acknowledge() -> Bool {
         var count: UInt64 = 0
-        let result = Glibc.read(fd, &count, 8)
-        let stepped = result < 0 && errno == ECANCELED
+        var stepped = false
+        do {
+            _ = try withUnsafeMutableBytes(of: &count) { raw throws(SystemError) in try descriptor.read(into: raw) }
+        } catch {
+            stepped = error.errno == .canceled
+        }
         try? arm()
         return stepped
     }
 
-    private func arm() throws {
+    private func arm() throws(SystemError) {
         var spec = itimerspec()
         // Far in the future (year 2262 in seconds since 1970); it should never expire, only be cancelled.
         spec.it_value = timespec(tv_sec: 9_200_000_000, tv_nsec: 0)
         let flags = Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
+        let fd = descriptor.rawValue
         try Syscall.retrying("timerfd_settime(CLOCK_REALTIME)", { timerfd_settime(fd, flags, &spec, nil) })
     }
 }

@@ -1,10 +1,13 @@
 import Glibc
 
-/// The process environment as a dictionary, so that functions which read it can take it as a
-/// parameter (and tests can pass their own).
+/// The process environment: the one place the service reads it.
+///
+/// Functions that depend on the environment take it as a `[String: String]` parameter
+/// (``current()``), so tests can pass their own; ``value(_:)`` reads one variable.
 public enum ProcessEnvironment {
     /// Every `NAME=VALUE` of `environ` (man environ(7)); the first wins when a name repeats.
     ///
+    /// - Returns: the variables by name.
     /// - Complexity: O(n) in the size of the environment.
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
@@ -18,5 +21,16 @@ public enum ProcessEnvironment {
             entry += 1
         }
         return result
+    }
+
+    /// The variable `name`, or `nil` when it is unset or empty (an empty `TZ=` or `HOME=` means
+    /// "not set" for every use the service has).
+    ///
+    /// - Parameter name: the variable's name.
+    /// - Returns: its value, or `nil`.
+    public static func value(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
     }
 }

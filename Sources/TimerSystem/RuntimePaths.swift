@@ -28,16 +28,9 @@ public enum RuntimePaths {
         }
     }
 
-    /// The environment variable `name`, or `nil` when unset or empty.
-    public static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
-
     /// The directory of the default socket: `$XDG_RUNTIME_DIR/timerd`, else `/tmp/timerd-UID`.
     public static func defaultRuntimeDirectory() -> String {
-        if let runtime = environment("XDG_RUNTIME_DIR") { return runtime + "/timerd" }
+        if let runtime = ProcessEnvironment.value("XDG_RUNTIME_DIR") { return runtime + "/timerd" }
         return "/tmp/timerd-\(getuid())"
     }
 
@@ -51,12 +44,12 @@ public enum RuntimePaths {
     ///
     /// - Throws: ``DirectoryError/noHome`` when none applies.
     public static func defaultStateDirectory() throws -> String {
-        if let state = environment("STATE_DIRECTORY") {
+        if let state = ProcessEnvironment.value("STATE_DIRECTORY") {
             return String(state.split(separator: ":").first ?? Substring(state))
         }
-        if let xdg = environment("XDG_STATE_HOME") { return xdg + "/timerd" }
+        if let xdg = ProcessEnvironment.value("XDG_STATE_HOME") { return xdg + "/timerd" }
         if getuid() == 0 { return "/var/lib/timerd" }
-        if let home = environment("HOME") { return home + "/.local/state/timerd" }
+        if let home = ProcessEnvironment.value("HOME") { return home + "/.local/state/timerd" }
         throw DirectoryError.noHome
     }
 
@@ -82,7 +75,10 @@ public enum RuntimePaths {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, mode) != 0, errno != EEXIST { throw SystemError("mkdir \(prefix)", errno: errno) }
+            if mkdir(prefix, mode) != 0 {
+                let code = Errno.current
+                if code != .fileExists { throw SystemError("mkdir \(prefix)", errno: code) }
+            }
         }
     }
 }

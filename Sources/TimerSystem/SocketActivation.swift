@@ -125,7 +125,7 @@ public enum SocketActivation {
         let type: Int32
         do {
             type = try option(fd, SO_TYPE, "SO_TYPE")
-        } catch let error as SystemError where error.errno == ENOTSOCK {
+        } catch let error as SystemError where error.errno == .notSocket {
             throw ActivationError.wrongSocket(fd: fd, reason: "not a socket")
         }
         guard type == Int32(SOCK_STREAM.rawValue) else {

@@ -1,80 +1,72 @@
 import CLinux
 import Glibc
 
-/// A failed system call: its name and `errno`, printed as `bind: Address already in use`.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call that failed (`bind`, `connect` …), sometimes with its subject (`connect /run/x.sock`).
-    public var call: String
-    /// The `errno` it left.
-    public var errno: Int32
-
-    /// Creates an error for `call` with `errno`.
-    public init(_ call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    /// `call: strerror(errno)`.
-    public var description: String {
-        "\(call): \(String(cString: strerror(errno)))"
-    }
-}
-
 /// Every system call the service makes, behind small wrappers: `-1` becomes a thrown ``SystemError``
 /// carrying the call's name and `errno`, and `EINTR` is retried (after swift-system's `Syscalls.swift`).
 public enum Syscall {
     /// Runs `body` until it does not fail with `EINTR`.
     ///
+    /// - Parameters:
+    ///   - name: the call's name for the error, built only on failure.
+    ///   - body: the call; -1 means failure with `errno` set.
+    /// - Returns: what `body` returned.
     /// - Throws: ``SystemError`` with `name` when it returns -1 for another reason.
     @discardableResult
-    public static func retrying<T: FixedWidthInteger>(_ name: @autoclosure () -> String, _ body: () -> T) throws
-        -> T
+    public static func retrying<T: FixedWidthInteger>(_ name: @autoclosure () -> String, _ body: () -> T)
+        throws(SystemError) -> T
     {
         while true {
             let result = body()
             if result != -1 { return result }
-            let code = Glibc.errno
-            if code == EINTR { continue }
+            let code = Errno.current
+            if code == .interrupted { continue }
             throw SystemError(name(), errno: code)
         }
     }
 
-    /// Closes a descriptor, ignoring errors (after `close` the descriptor is gone either way; see close(2)).
+    /// Closes a descriptor number that no ``FileDescriptor`` owns, ignoring errors (after `close`
+    /// the descriptor is gone either way; see close(2)). Prefer an owned ``FileDescriptor``.
     public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
 
-    /// Reads up to `capacity` bytes.
+    /// Reads up to `capacity` bytes into the start of `buffer` (grown to `capacity` if smaller).
     ///
-    /// - Returns: the bytes read; empty at end of file.
-    /// - Throws: ``SystemError`` (`EAGAIN` for a non-blocking descriptor with nothing to read).
-    public static func read(_ fd: Int32, into buffer: inout [UInt8], capacity: Int = 65_536) throws -> Int {
+    /// - Parameters:
+    ///   - fd: a descriptor that no ``FileDescriptor`` owns (or its ``FileDescriptor/rawValue``).
+    ///   - buffer: where the bytes go.
+    ///   - capacity: the most bytes read.
+    /// - Returns: the count read; 0 at end of file.
+    /// - Throws: ``SystemError`` (``Errno/wouldBlock`` for a non-blocking descriptor with nothing to
+    ///   read; ``FileDescriptor/read(into:)-([UInt8])`` returns `nil` for that instead).
+    public static func read(_ fd: Int32, into buffer: inout [UInt8], capacity: Int = 65_536) throws(SystemError)
+        -> Int
+    {
         if buffer.count < capacity { buffer = [UInt8](repeating: 0, count: capacity) }
-        let count = try buffer.withUnsafeMutableBytes { raw throws in
-            try retrying("read", { Glibc.read(fd, raw.baseAddress, capacity) })
-        }
-        return count
+        return try retrying("read", { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, capacity) } })
     }
 
     /// Writes as much of `bytes` as the descriptor takes now.
     ///
+    /// - Parameters:
+    ///   - fd: a descriptor that no ``FileDescriptor`` owns (or its ``FileDescriptor/rawValue``).
+    ///   - bytes: the bytes to write.
     /// - Returns: how many bytes were written.
-    /// - Throws: ``SystemError`` (`EAGAIN` when a non-blocking descriptor is full, `EPIPE` when the peer left).
-    public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws -> Int {
-        try bytes.withUnsafeBytes { raw throws in
-            try retrying("write", { Glibc.write(fd, raw.baseAddress, raw.count) })
-        }
+    /// - Throws: ``SystemError`` (``Errno/wouldBlock`` when a non-blocking descriptor is full,
+    ///   ``Errno/brokenPipe`` when the peer left).
+    public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+        try retrying("write", { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } })
     }
 
     /// Writes all of `bytes`, waiting with `poll` when a non-blocking descriptor is full.
     ///
     /// - Throws: ``SystemError`` when the descriptor fails.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             do {
                 offset += try write(fd, bytes[offset...])
-            } catch let error as SystemError where error.errno == EAGAIN {
+            } catch let error where error.errno == .wouldBlock {
                 _ = try? Poll.wait(fd, events: Int16(POLLOUT), timeoutMilliseconds: 1_000)
             }
         }
@@ -83,7 +75,7 @@ public enum Syscall {
     /// Sets `O_NONBLOCK` on a descriptor.
     ///
     /// - Throws: ``SystemError`` from `fcntl`.
-    public static func setNonBlocking(_ fd: Int32) throws {
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
         let flags = try retrying("fcntl(F_GETFL)", { fcntl(fd, F_GETFL) })
         try retrying("fcntl(F_SETFL)", { fcntl(fd, F_SETFL, flags | O_NONBLOCK) })
     }
@@ -91,7 +83,7 @@ public enum Syscall {
     /// Sets `FD_CLOEXEC` on a descriptor so that children do not inherit it.
     ///
     /// - Throws: ``SystemError`` from `fcntl`.
-    public static func setCloseOnExec(_ fd: Int32) throws {
+    public static func setCloseOnExec(_ fd: Int32) throws(SystemError) {
         let flags = try retrying("fcntl(F_GETFD)", { fcntl(fd, F_GETFD) })
         try retrying("fcntl(F_SETFD)", { fcntl(fd, F_SETFD, flags | FD_CLOEXEC) })
     }

@@ -165,17 +165,16 @@ public final class SystemdNotifier {
 
 /// The production sink: an unconnected `SOCK_DGRAM` socket sending to one address with `sendto`.
 final class DatagramSink: SystemdNotificationSink {
-    private let fd: Int32
+    private let socket: FileDescriptor
     private let address: [UInt8]
 
     init(address: [UInt8]) throws {
         self.address = address
-        fd = try Syscall.retrying(
-            "socket(AF_UNIX, SOCK_DGRAM)",
-            { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        socket = FileDescriptor(
+            adopting: try Syscall.retrying(
+                "socket(AF_UNIX, SOCK_DGRAM)",
+                { Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }))
     }
-
-    deinit { Syscall.close(fd) }
 
     func send(_ datagram: [UInt8]) throws {
         var storage = sockaddr_un()
@@ -187,6 +186,7 @@ final class DatagramSink: SystemdNotificationSink {
         let extra = address.first == 0 ? 0 : 1
         let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
         let length = socklen_t(min(offset + address.count + extra, MemoryLayout<sockaddr_un>.size))
+        let fd = socket.rawValue
         try withUnsafePointer(to: &storage) { pointer throws in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
                 try datagram.withUnsafeBytes { raw throws in

@@ -51,29 +51,32 @@ public enum UnixSocket {
 
     /// Connects to the socket at `path` (blocking connect, then the descriptor is returned as is).
     ///
-    /// - Returns: the connected descriptor (close-on-exec).
+    /// - Parameter path: the socket's path.
+    /// - Returns: the connected descriptor (close-on-exec); the caller owns it (adopt it with
+    ///   ``FileDescriptor/init(adopting:)`` or close it with ``Syscall/close(_:)``).
     /// - Throws: ``AddressError`` or ``SystemError`` (`ENOENT`, `ECONNREFUSED`, `EACCES` …).
     public static func connect(_ path: String) throws -> Int32 {
         var (address, length) = try self.address(path)
-        let fd = try Syscall.retrying(
-            "socket", { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
-        do {
-            try withUnsafePointer(to: &address) { pointer throws in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
-                    _ = try Syscall.retrying("connect \(path)", { Glibc.connect(fd, generic, length) })
-                }
+        let socket = try stream(flags: 0)
+        let fd = socket.rawValue
+        try withUnsafePointer(to: &address) { pointer throws in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
+                _ = try Syscall.retrying("connect \(path)", { Glibc.connect(fd, generic, length) })
             }
-        } catch {
-            Syscall.close(fd)
-            throw error
         }
-        return fd
+        return socket.release()
+    }
+
+    /// A new `AF_UNIX` `SOCK_STREAM` socket, close-on-exec, with `flags` (`SOCK_NONBLOCK`) added.
+    private static func stream(flags: Int32) throws(SystemError) -> FileDescriptor {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | flags
+        return FileDescriptor(adopting: try Syscall.retrying("socket", { socket(AF_UNIX, type, 0) }))
     }
 
     /// Whether a process answers on `path` right now.
     public static func isAnswering(_ path: String) -> Bool {
         guard let fd = try? connect(path) else { return false }
-        Syscall.close(fd)
+        FileDescriptor(adopting: fd).close()
         return true
     }
 
@@ -85,7 +88,8 @@ public enum UnixSocket {
     ///   - path: the socket path.
     ///   - mode: the socket file's permission bits (0600 for a user daemon).
     ///   - backlog: the listen backlog.
-    /// - Returns: the listening, non-blocking, close-on-exec descriptor, and whether a stale socket was removed.
+    /// - Returns: the listening, non-blocking, close-on-exec descriptor, which the caller owns (adopt
+    ///   it with ``FileDescriptor/init(adopting:)``), and whether a stale socket was removed.
     /// - Throws: ``AddressError/inUse(_:)`` when another process answers, ``AddressError/notASocket(_:)``,
     ///   ``AddressError/pathTooLong(_:bytes:)``, or ``SystemError``.
     public static func listen(_ path: String, mode: mode_t = 0o600, backlog: Int32 = 1_024) throws -> (
@@ -100,28 +104,18 @@ public enum UnixSocket {
             unlink(path)
             removedStale = true
         }
-        let fd = try Syscall.retrying(
-            "socket",
-            {
-                socket(
-                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                    0)
-            })
-        do {
-            let oldMask = umask(~mode & 0o777)
-            defer { umask(oldMask) }
-            try withUnsafePointer(to: &address) { pointer throws in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
-                    _ = try Syscall.retrying("bind \(path)", { bind(fd, generic, length) })
-                }
+        let socket = try stream(flags: Int32(SOCK_NONBLOCK.rawValue))
+        let fd = socket.rawValue
+        let oldMask = umask(~mode & 0o777)
+        defer { umask(oldMask) }
+        try withUnsafePointer(to: &address) { pointer throws in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws in
+                _ = try Syscall.retrying("bind \(path)", { bind(fd, generic, length) })
             }
-            try Syscall.retrying("chmod \(path)", { chmod(path, mode) })
-            try Syscall.retrying("listen \(path)", { Glibc.listen(fd, backlog) })
-        } catch {
-            Syscall.close(fd)
-            throw error
         }
-        return (fd, removedStale)
+        try Syscall.retrying("chmod \(path)", { chmod(path, mode) })
+        try Syscall.retrying("listen \(path)", { Glibc.listen(fd, backlog) })
+        return (socket.release(), removedStale)
     }
 
     /// The peer's credentials at `connect()` time (`SO_PEERCRED`, man unix(7)).

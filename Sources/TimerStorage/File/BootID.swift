@@ -12,11 +12,11 @@ public enum BootID {
     ///
     /// - Returns: the boot id, or `nil`.
     public static func current() -> String? {
-        if let override = RuntimePaths.environment(overrideVariable) { return override }
-        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
+        if let override = ProcessEnvironment.value(overrideVariable) { return override }
+        guard let bytes = try? FileSystem.readAll("/proc/sys/kernel/random/boot_id", maximumBytes: 4_096) else {
             return nil
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 }

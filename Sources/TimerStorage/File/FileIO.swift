@@ -11,33 +11,12 @@ enum FileIO {
         return lstat(path, &info) == 0
     }
 
-    /// The whole content of the file at `path`.
-    ///
-    /// The buffer is sized from `fstat` once (man fstat(2)), so an 8 MB snapshot is read straight
-    /// into place instead of through 128 appends of 64 KiB; it still grows, by doubling, if the
-    /// file is longer than `fstat` said.
+    /// The whole content of the file at `path` (``FileSystem/readAll(_:maximumBytes:)``).
     ///
     /// - Throws: ``SystemError`` from `open` or `read`.
     /// - Complexity: O(n) for n bytes.
     static func readAll(_ path: String) throws -> [UInt8] {
-        let fd = try Syscall.retrying("open \(path)", { open(path, O_RDONLY | O_CLOEXEC) })
-        defer { Syscall.close(fd) }
-        var info = stat()
-        let expected = fstat(fd, &info) == 0 ? max(0, Int(info.st_size)) : 0
-        // One byte more than expected, so that the read seeing end-of-file needs no growth.
-        var bytes = [UInt8](repeating: 0, count: expected + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count { bytes += repeatElement(0, count: max(1 << 16, bytes.count)) }
-            let count = try bytes.withUnsafeMutableBytes { raw in
-                let rest = UnsafeMutableRawBufferPointer(rebasing: raw[filled...])
-                return try Syscall.retrying("read \(path)", { Glibc.read(fd, rest.baseAddress, rest.count) })
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        try FileSystem.readAll(path)
     }
 
     /// Writes all of `bytes` at the descriptor's offset (a short write is continued; man write(2)).

@@ -1,0 +1,138 @@
+import Countdown
+
+/// One client's protocol state with no socket: its line framer, its reply queue, its peer uid and
+/// its pending waits. The daemon moves bytes between a descriptor and this value
+/// (``receive(_:now:)``, ``OutputQueue/nextBytes(upTo:)``, ``OutputQueue/consume(_:)``) and acts
+/// on what it returns; everything else about a connection's life is decided here.
+///
+/// Life of a connection: lines are answered in order; a half-close (the peer's `shutdown(SHUT_WR)`,
+/// as `socat` and `nc -N` do) still counts a last line without its newline, and the connection
+/// stays until its pending waits are answered and every reply is written; a client that lets more
+/// than 16 MiB of replies pile up is closed.
+struct ClientConnection {
+    /// What the writer does after a round of writes (``finishWrites()``).
+    enum AfterWrites: Equatable {
+        /// Everything is written and the connection is done: close it.
+        case close
+        /// More than 16 MiB are still queued: the client does not read; close it.
+        case dropUnread
+        /// Keep the connection; `interestChanged` says whether epoll must now watch (or stop
+        /// watching) for writability (``wantsWrite``).
+        case keep(interestChanged: Bool)
+    }
+
+    /// The peer's uid (`SO_PEERCRED`).
+    let uid: UInt32
+    /// Incoming bytes not yet returned as lines.
+    private(set) var framer = LineFramer()
+    /// Reply bytes not yet written.
+    var output = OutputQueue()
+    /// The `timer.wait` requests of this connection that are still pending.
+    var waiters: Set<WaiterID> = []
+    /// The peer shut down its sending side: nothing more is read, but pending waits are still
+    /// answered before the connection is closed.
+    private(set) var isReadClosed = false
+    /// Whether epoll watches for writability (replies are queued that the socket did not take).
+    private(set) var wantsWrite = false
+
+    /// A new connection from a peer with `uid`.
+    ///
+    /// - Parameter uid: the peer's uid, from `SO_PEERCRED`.
+    init(uid: UInt32) {
+        self.uid = uid
+    }
+
+    /// Takes bytes read from the socket.
+    ///
+    /// - Parameters:
+    ///   - bytes: what the read returned.
+    ///   - now: the boot-time clock in nanoseconds, read only when an incomplete line starts waiting.
+    /// - Returns: the lines to answer and over-long-line refusals, in order; answer a
+    ///   ``LineFramer/Frame/tooLong`` with ``refuseTooLongLine()``.
+    mutating func receive(_ bytes: ArraySlice<UInt8>, now: @autoclosure () -> Int64) -> [LineFramer.Frame] {
+        framer.receive(bytes, now: now())
+    }
+
+    /// When the incomplete line began (boot-time nanoseconds), or `nil` when none is buffered.
+    var partialSince: Int64? { framer.partialSince }
+
+    /// Queues one reply line (its LF is added).
+    ///
+    /// - Parameter line: the reply, without its newline.
+    mutating func queue(_ line: [UInt8]) {
+        output.enqueue(line: line)
+    }
+
+    /// Queues the error the daemon sends for a line over 64 KiB (JSON-RPC `-32600`, id `null`,
+    /// ``TimerService/tooLongMessage``; docs/protocol.md).
+    mutating func refuseTooLongLine() {
+        queue(TimerService.errorLine(id: .null, RPCError(.invalidRequest, TimerService.tooLongMessage)))
+    }
+
+    /// The peer closed its sending side: returns the last line, if one is buffered without its newline.
+    ///
+    /// Answer that line, then call ``closeReading(isFlushPending:)``.
+    /// - Returns: the last line, or `nil`.
+    mutating func endOfInput() -> [UInt8]? {
+        framer.endOfInput()
+    }
+
+    /// Stops reading after a half-close and says whether the connection can be closed at once.
+    ///
+    /// - Parameter isFlushPending: whether the daemon still has to write this connection's
+    ///   replies of this turn.
+    /// - Returns: `true` when no wait is pending and nothing is left to write: close now.
+    ///   Otherwise the connection stays; with no pending wait it closes after its last write.
+    mutating func closeReading(isFlushPending: Bool) -> Bool {
+        isReadClosed = true
+        if waiters.isEmpty && output.isEmpty && !isFlushPending { return true }
+        if waiters.isEmpty { output.closeAfterFlush() }
+        return false
+    }
+
+    /// Answers the pending wait `waiter` with `reply`; after a half-close, the last answer lets the
+    /// connection close once written.
+    ///
+    /// - Parameters:
+    ///   - waiter: a wait of this connection.
+    ///   - reply: its reply line.
+    mutating func answer(_ waiter: WaiterID, with reply: [UInt8]) {
+        waiters.remove(waiter)
+        queue(reply)
+        if isReadClosed && waiters.isEmpty { output.closeAfterFlush() }
+    }
+
+    /// Whether the incomplete line has waited `timeout` nanoseconds or more (and the connection
+    /// is not already closing): the daemon then answers with a time-out error.
+    ///
+    /// - Parameters:
+    ///   - now: the boot-time clock in nanoseconds.
+    ///   - timeout: the request time-out in nanoseconds.
+    /// - Returns: whether to call ``expirePartialLine(reply:)``.
+    func isPartialLineExpired(now: Int64, timeout: Int64) -> Bool {
+        guard let since = framer.partialSince, !output.isClosingAfterFlush else { return false }
+        return now - since >= timeout
+    }
+
+    /// Drops the incomplete line, queues `reply` (the time-out error) and closes after writing it.
+    ///
+    /// - Parameter reply: the error line to send.
+    mutating func expirePartialLine(reply: [UInt8]) {
+        output.closeAfterFlush()
+        framer.dropPartialLine()
+        queue(reply)
+    }
+
+    /// Decides what happens after a round of writes (each write ``OutputQueue/consume(_:)``d).
+    ///
+    /// - Returns: ``AfterWrites/close`` when done, ``AfterWrites/dropUnread`` past 16 MiB,
+    ///   else ``AfterWrites/keep(interestChanged:)``.
+    mutating func finishWrites() -> AfterWrites {
+        if output.isFinished { return .close }
+        if output.isOverLimit { return .dropUnread }
+        let wantsWrite = !output.isEmpty
+        guard wantsWrite != self.wantsWrite else { return .keep(interestChanged: false) }
+        self.wantsWrite = wantsWrite
+        return .keep(interestChanged: true)
+    }
+}

@@ -1,0 +1,100 @@
+/// Splits a client's byte stream into request lines (docs/protocol.md: one JSON object per line,
+/// at most 64 KiB), with no I/O: bytes go in, lines come out.
+///
+/// A line ends at LF; a CR just before the LF is dropped (CR-LF, as `nc -C` and `socat crlf`
+/// send). A line whose first 64 KiB (``maximumLineBytes``) arrive without their newline yields
+/// ``Frame/tooLong`` once, and the rest of it is discarded up to its newline; the next line is
+/// served as usual. While a line is incomplete, ``partialSince`` says since when, for the
+/// request time-out.
+///
+/// ```swift
+/// var framer = LineFramer()
+/// framer.receive(Array(#"{"a""#.utf8)[...], now: 0)       // []
+/// framer.receive(Array(":1}\r\n{".utf8)[...], now: 5)     // [.line(Array(#"{"a":1}"#.utf8))]
+/// ```
+struct LineFramer {
+    /// What ``receive(_:now:)`` found, in the order of the stream.
+    enum Frame: Equatable {
+        /// A complete line, without its LF and without a CR just before it.
+        case line([UInt8])
+        /// A line grew past ``maximumLineBytes`` without a newline; it is being discarded.
+        case tooLong
+    }
+
+    /// The longest incomplete line kept, in bytes (64 KiB, `TimerService.maximumLineBytes`).
+    static let maximumLineBytes = 65_536
+
+    /// Bytes received and not yet returned as lines.
+    private(set) var buffered: [UInt8] = []
+    /// How far `buffered` was already searched for a newline.
+    private var scanned = 0
+    /// Whether the rest of an over-long line is being skipped (up to its newline).
+    private(set) var isDiscarding = false
+    /// When the incomplete line in `buffered` began, on the caller's clock (nanoseconds); `nil`
+    /// when nothing incomplete is buffered.
+    private(set) var partialSince: Int64?
+
+    /// Takes the next bytes of the stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes just read (any split: a line may arrive in many pieces, many lines in one).
+    ///   - now: the time, read only when an incomplete line starts waiting.
+    /// - Returns: the complete lines and over-long-line refusals, in stream order.
+    /// - Complexity: O(n) in the bytes received: each byte is searched once.
+    mutating func receive(_ bytes: ArraySlice<UInt8>, now: @autoclosure () -> Int64) -> [Frame] {
+        buffered += bytes
+        var frames: [Frame] = []
+        var start = 0
+        var index = scanned
+        let newline = UInt8(ascii: "\n")
+        while index < buffered.count {
+            if buffered[index] == newline {
+                if isDiscarding {
+                    isDiscarding = false
+                } else {
+                    var end = index
+                    if end > start, buffered[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                    frames.append(.line(Array(buffered[start..<end])))
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        buffered.removeFirst(start)
+        scanned = buffered.count
+        if buffered.count > Self.maximumLineBytes {
+            if !isDiscarding { frames.append(.tooLong) }
+            isDiscarding = true
+            buffered.removeAll(keepingCapacity: false)
+            scanned = 0
+        }
+        if buffered.isEmpty {
+            partialSince = nil
+        } else if partialSince == nil {
+            partialSince = now()
+        }
+        return frames
+    }
+
+    /// The peer closed its sending side: what is buffered is the last line, even without its newline.
+    ///
+    /// - Returns: that line (a final CR dropped), or `nil` when nothing is buffered or the rest of
+    ///   an over-long line was being discarded.
+    mutating func endOfInput() -> [UInt8]? {
+        var last: [UInt8]?
+        if !buffered.isEmpty, !isDiscarding {
+            var line = buffered
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            last = line
+        }
+        dropPartialLine()
+        return last
+    }
+
+    /// Forgets the incomplete line (after its time-out was answered).
+    mutating func dropPartialLine() {
+        buffered.removeAll()
+        scanned = 0
+        partialSince = nil
+    }
+}

@@ -1,0 +1,202 @@
+import Countdown
+import TimerSystem
+
+/// The clients' I/O: the only code that moves bytes between a client socket and its
+/// ``ClientConnection`` (framing, the reply queue, half-close and back-pressure are decided there).
+extension Daemon {
+    /// Accepts every pending client; refuses one past the connection limit, and sheds clients
+    /// when out of descriptors (``shedClient()``).
+    func acceptClients() {
+        while true {
+            let accepted: FileDescriptor?
+            do {
+                switch listener {
+                case .some(let listener): accepted = try listener.accept()
+                case .none: return
+                }
+            } catch let error where error.errno.isDescriptorExhaustion {
+                if shedClient() { continue }
+                return
+            } catch {
+                log("accept: \(error)")
+                return
+            }
+            guard let socket = accepted else { return }
+            isOutOfDescriptors = false
+            guard let credentials = try? UnixSocket.peerCredentials(socket.rawValue) else {
+                socket.close()
+                continue
+            }
+            let token = nextToken
+            nextToken += 1
+            if connections.count >= config.maximumConnections {
+                let error = RPCError(
+                    .tooManyConnections,
+                    "timerd has \(config.maximumConnections) connections, its limit; try again later")
+                _ = try? socket.write(ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
+                socket.close()
+                continue
+            }
+            do {
+                try epoll.add(socket, interest: [.readable, .hangUp], token: token)
+            } catch {
+                socket.close()
+                continue
+            }
+            connections[token] = Connection(socket: socket, token: token, uid: credentials.uid)
+        }
+    }
+
+    /// Out of descriptors: refuses one pending client with -32006 (logged once per episode).
+    func shedClient() -> Bool {
+        if !isOutOfDescriptors {
+            isOutOfDescriptors = true
+            log(
+                "accept: out of file descriptors (limit \(DescriptorReserve.openFileLimit)) with \(connections.count) clients; refusing new ones"
+            )
+        }
+        switch listener {
+        case .some(let listener):
+            return reserve.shed(listener) { socket in
+                let error = RPCError(
+                    .tooManyConnections,
+                    "timerd has run out of file descriptors (\(connections.count) connections); try again later")
+                _ = try? socket.write(ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
+            }
+        case .none:
+            return false
+        }
+    }
+
+    func serve(_ token: UInt64, _ ready: Epoll.Events) {
+        guard let connection = connections[token] else { return }
+        if ready.contains(.writable) { flush(connection) }
+        if connection.state.isReadClosed {
+            if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
+            return
+        }
+        if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
+    }
+
+    /// Reads of `readBuffer` per client per turn: a client that writes without pause must not keep
+    /// the loop from serving the others (epoll is level-triggered, so the rest is read next turn).
+    static let readsPerTurn = 4
+
+    func readRequests(_ connection: Connection) {
+        var reads = 0
+        while connections[connection.token] != nil, reads < Self.readsPerTurn {
+            reads += 1
+            let count: Int
+            do {
+                guard let read = try connection.socket.read(into: &readBuffer) else { return }
+                count = read
+            } catch {
+                close(connection)
+                return
+            }
+            if count == 0 {
+                endOfInput(connection)
+                return
+            }
+            let frames = connection.state.receive(readBuffer[0..<count], now: Syscall.bootTimeNanoseconds())
+            consumeLines(frames, from: connection)
+            if count < readBuffer.count { return }
+        }
+    }
+
+    /// The peer closed its sending side: a last line without its newline still counts, and the
+    /// connection stays open until its pending waits are answered and its replies sent.
+    func endOfInput(_ connection: Connection) {
+        if let line = connection.state.endOfInput() { handle(line, from: connection) }
+        guard connections[connection.token] != nil else { return }
+        if connection.state.closeReading(isFlushPending: pendingFlush.contains(connection.token)) {
+            close(connection)
+            return
+        }
+        updateInterest(connection)
+    }
+
+    /// Answers the lines of one read in order; stops when the client lets its replies pile up.
+    func consumeLines(_ frames: [LineFramer.Frame], from connection: Connection) {
+        for frame in frames {
+            switch frame {
+            case .line(let line):
+                handle(line, from: connection)
+                if connection.state.output.isOverLimit {
+                    dropUnreadReplies(connection)
+                    return
+                }
+            case .tooLong:
+                connection.state.refuseTooLongLine()
+                pendingFlush.insert(connection.token)
+                log("client \(connection.token): request line over 64 KiB refused")
+            }
+        }
+    }
+
+    func queue(_ line: [UInt8], to connection: Connection) {
+        connection.state.queue(line)
+        pendingFlush.insert(connection.token)
+    }
+
+    /// Writes what the socket takes now; then closes, drops, or watches for writability as
+    /// ``ClientConnection/finishWrites()`` says.
+    func flush(_ connection: Connection) {
+        while !connection.state.output.isEmpty {
+            let written: Int?
+            do {
+                written = try connection.socket.write(connection.state.output.nextBytes())
+            } catch {
+                close(connection)
+                return
+            }
+            guard let written else { break }
+            connection.state.output.consume(written)
+        }
+        switch connection.state.finishWrites() {
+        case .close: close(connection)
+        case .dropUnread: dropUnreadReplies(connection)
+        case .keep(let interestChanged): if interestChanged { updateInterest(connection) }
+        }
+    }
+
+    func dropUnreadReplies(_ connection: Connection) {
+        log("client \(connection.token): does not read its replies (over 16 MiB queued); closing it")
+        close(connection)
+    }
+
+    /// What epoll watches a connection for: input until the peer shut its sending side, output
+    /// while replies are queued.
+    func updateInterest(_ connection: Connection) {
+        var interest: Epoll.Events = connection.state.isReadClosed ? [] : [.readable, .hangUp]
+        if connection.state.wantsWrite { interest.insert(.writable) }
+        try? epoll.modify(connection.socket, interest: interest, token: connection.token)
+    }
+
+    /// Forgets a connection: cancels its waits and stops watching it; its socket is closed as the
+    /// last reference to it goes (at the latest when the current event's handler returns).
+    func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.token) != nil else { return }
+        for waiter in connection.state.waiters {
+            service.cancelWait(waiter)
+            waiterConnections[waiter] = nil
+        }
+        epoll.remove(connection.socket)
+        if connections.isEmpty { idleSince = Syscall.bootTimeNanoseconds() }
+    }
+
+    func expirePartialLines() {
+        let now = Syscall.bootTimeNanoseconds()
+        let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        for connection in connections.values {
+            guard connection.state.isPartialLineExpired(now: now, timeout: requestTimeout) else { continue }
+            let seconds = DurationFormatter.number(options.requestTimeoutSeconds)
+            let error = RPCError(
+                .requestTimeout, "request line not completed within \(seconds) s; closing the connection")
+            connection.state.expirePartialLine(reply: TimerService.errorLine(id: .null, error))
+            pendingFlush.insert(connection.token)
+            log("client \(connection.token): incomplete request line for \(seconds) s; dropped")
+            flush(connection)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Countdown
+import Foundation
+import Glibc
+import TimerStorage
+import TimerSystem
+
+/// The event loop and the request handling: what happens on each turn, with no socket I/O
+/// (that is in `Daemon+ConnectionIO.swift`).
+extension Daemon {
+    /// Turns the loop until ``isRunning`` is cleared: waits on epoll, dispatches each ready
+    /// descriptor, then commits the turn's changes, sends the replies and does the housekeeping.
+    ///
+    /// - Returns: 0, or 1 when `epoll_wait` failed.
+    func runLoop() -> Int32 {
+        var status: Int32 = 0
+        while isRunning {
+            rearmTimer()
+            let events: [(token: UInt64, events: Epoll.Events)]
+            do {
+                events = try epoll.wait(timeoutMilliseconds: nextWakeTimeout())
+            } catch {
+                log("error: \(error)")
+                status = 1
+                break
+            }
+            for (token, ready) in events {
+                switch token {
+                case Self.listenerToken: acceptClients()
+                case Self.timerToken: fireTimers()
+                case Self.signalToken: handleSignals()
+                case Self.wallClockToken: wallClockStepped()
+                default: serve(token, ready)
+                }
+            }
+            commit()
+            expirePartialLines()
+            checkIdle()
+            systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
+        }
+        return status
+    }
+
+    // MARK: - Events
+
+    func handle(_ line: [UInt8], from connection: Connection) {
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        let context = RequestContext(uid: connection.uid, waiter: waiter)
+        let outcome = service.handle(line: line, context: context)
+        if outcome.changedState { stateIsDirty = true }
+        if outcome.requiresDurability { syncIsNeeded = true }
+        if let reply = outcome.reply {
+            queue(reply, to: connection)
+        } else if service.engine.isWaiting(waiter) {
+            connection.state.waiters.insert(waiter)
+            waiterConnections[waiter] = connection.token
+        }
+        for wakeup in outcome.wakeups { deliver(wakeup) }
+        for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
+        if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
+        if let request = outcome.reloadRequest {
+            let result: Result<ReloadResult, RPCError>
+            if connection.uid == 0 || connection.uid == getuid() {
+                result = reload(requestedBy: "uid \(connection.uid)")
+            } else {
+                result = .failure(RPCError(.permissionDenied, "only root or uid \(getuid()) may reload timerd"))
+            }
+            if let reply = TimerService.reloadReply(id: request.id, result) { queue(reply, to: connection) }
+        }
+    }
+
+    func fireTimers() {
+        bootTimer.drain()
+        armedDeadline = nil
+        let (endings, wakeups) = service.fireDueTimers()
+        if !endings.isEmpty { stateIsDirty = true }
+        for ending in endings { log("timer \(ending.timer.label) finished") }
+        for wakeup in wakeups { deliver(wakeup) }
+    }
+
+    /// The wall clock was set (or the machine resumed): timers with an absolute end move with it.
+    func wallClockStepped() {
+        guard wallClock.acknowledge() else { return }
+        let moved = service.engine.wallClockChanged()
+        if moved > 0 {
+            stateIsDirty = true
+            log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
+        }
+        fireTimers()
+    }
+
+    func handleSignals() {
+        for signal in signals.drain() {
+            switch signal {
+            case SIGHUP:
+                _ = reload(requestedBy: "SIGHUP")
+            default:
+                if isRunning { systemd.stopping() }
+                log("signal \(signal): stopping")
+                isRunning = false
+            }
+        }
+    }
+
+    func deliver(_ wakeup: (waiter: WaiterID, reply: [UInt8])) {
+        guard let token = waiterConnections.removeValue(forKey: wakeup.waiter), let connection = connections[token]
+        else { return }
+        connection.state.answer(wakeup.waiter, with: wakeup.reply)
+        pendingFlush.insert(token)
+    }
+
+    // MARK: - Reload
+
+    /// Re-reads the configuration file between `RELOADING=1` and `READY=1`; a bad file keeps the
+    /// old configuration. The reply to `daemon.reload` is sent only after this returns.
+    func reload(requestedBy requester: String) -> Result<ReloadResult, RPCError> {
+        systemd.reloading()
+        defer { systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine()) }
+        do {
+            let path = options.configPath ?? configPath
+            let file = try path.flatMap { path throws(DaemonConfig.ConfigError) in try DaemonConfig.load(path: path) }
+            config = (file ?? DaemonConfig()).overridden(by: options)
+            service.engine.historyLimit = config.historyLimit
+            service.engine.historyMaximumAge = config.historyMaxAgeSeconds
+            service.quota = config.maximumTimersPerUser
+            log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
+            return .success(ReloadResult(config: path, found: file != nil))
+        } catch {
+            log("reload (\(requester)) failed, keeping the old configuration: \(error)")
+            return .failure(RPCError(.reloadFailed, "\(error); the old configuration stays in force"))
+        }
+    }
+
+    func statusLine() -> String {
+        SystemdLink.statusLine(service.engine.list())
+    }
+
+    // MARK: - Durability
+
+    /// Commits this turn's changes to the store (one fsync for every request of the turn; none
+    /// when timers only finished on their own: ``CommitDurability/mayBatch``), then sends replies;
+    /// lets the store compact afterwards when it is due. When the store refuses the commit, this
+    /// turn's replies are not sent (their connections are closed): nothing is acknowledged that is
+    /// not durable, and the store recovers on the next commit (the file store writes a snapshot).
+    func commit() {
+        let isQuiet = pendingFlush.isEmpty && isFreeOfDeadlines()
+        if stateIsDirty {
+            do {
+                try store.commit(
+                    service.engine.takeChanges(), durability: syncIsNeeded ? .synchronous : .mayBatch,
+                    snapshot: { service.engine.snapshot })
+                stateIsDirty = false
+                syncIsNeeded = false
+            } catch {
+                log("error: could not save state to \(store.location): \(error); dropping this turn's replies")
+                for token in pendingFlush {
+                    if let connection = connections[token] { close(connection) }
+                }
+                pendingFlush.removeAll()
+            }
+        }
+        let tokens = pendingFlush
+        pendingFlush.removeAll()
+        for token in tokens {
+            if let connection = connections[token] { flush(connection) }
+        }
+        do {
+            try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
+        } catch {
+            log("error: could not compact the state in \(store.location): \(error); retrying after the next change")
+        }
+    }
+
+    /// Whether no timer is due within the next 100 ms: a compaction now would delay none.
+    func isFreeOfDeadlines() -> Bool {
+        guard let deadline = service.engine.nextDeadline else { return true }
+        return deadline.nanoseconds - Syscall.bootTimeNanoseconds() > 100_000_000
+    }
+
+    // MARK: - Time
+
+    func rearmTimer() {
+        let deadline = service.engine.nextDeadline?.nanoseconds
+        guard deadline != armedDeadline else { return }
+        do {
+            try bootTimer.arm(atNanoseconds: deadline)
+            armedDeadline = deadline
+        } catch {
+            log("error: \(error)")
+        }
+    }
+
+    /// Milliseconds until the next coarse deadline (partial-line time-outs, idle exit), or -1.
+    func nextWakeTimeout() -> Int32 {
+        let now = Syscall.bootTimeNanoseconds()
+        var next: Int64?
+        let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        for connection in connections.values {
+            if let since = connection.state.partialSince { next = min(next ?? .max, since + requestTimeout) }
+        }
+        if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
+            next = min(next ?? .max, idleSince + Int64(idle * 1e9))
+        }
+        if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
+        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
+        guard let next else { return systemdDue ?? -1 }
+        return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)
+    }
+
+    func checkIdle() {
+        guard let idle = options.exitWhenIdleSeconds else { return }
+        let now = Syscall.bootTimeNanoseconds()
+        if !connections.isEmpty || service.engine.liveCount > 0 {
+            idleSince = now
+            return
+        }
+        if now - idleSince >= Int64(idle * 1e9) {
+            log("idle for \(DurationFormatter.number(idle)) s with no live timers and no clients: exiting")
+            isRunning = false
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import Countdown
+import Testing
+
+@testable import TimerDaemon
+
+/// Drives ``ClientConnection`` the way the daemon's `Daemon+ConnectionIO.swift` does, with no
+/// socket and no clock: bytes are fed as a socket would deliver them, lines are answered by a
+/// stand-in for the request handler, and writes are simulated by a socket that takes a given
+/// number of bytes per call (`nil`: `EAGAIN`).
+@Suite("Client connections: framing, the 64 KiB limit, half-close and back-pressure, in-process")
+struct ClientConnectionTests {
+    /// The error line timerd sends for a request line over 64 KiB, byte for byte: JSON-RPC -32600
+    /// with id null (docs/protocol.md, error table and the shape of its -32600 example, keys in
+    /// the writer's sorted order) and the text of `TimerService.tooLongMessage`.
+    static let tooLongReply = Array(
+        (#"{"error":{"code":-32600,"message":"request line exceeds 65536 bytes; send one JSON object per line, "#
+            + #"at most 64 KiB"},"id":null,"jsonrpc":"2.0"}"# + "\n").utf8)
+
+    /// A stand-in for the request handler: `wait` registers a pending wait, a blank line is
+    /// ignored (as `Daemon.handle` does), anything else is answered `ok <line>`.
+    struct Peer {
+        var connection = ClientConnection(uid: 1_000)
+        var nextWaiter: WaiterID = 1
+        var handled: [String] = []
+
+        /// Feeds bytes as one read, answering every frame as the daemon's `consumeLines` does.
+        mutating func read(_ text: String, now: Int64 = 0) {
+            read(Array(text.utf8), now: now)
+        }
+
+        mutating func read(_ bytes: [UInt8], now: Int64 = 0) {
+            for frame in connection.receive(bytes[...], now: now) {
+                switch frame {
+                case .line(let line): handle(line)
+                case .tooLong: connection.refuseTooLongLine()
+                }
+            }
+        }
+
+        mutating func handle(_ line: [UInt8]) {
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+            let text = String(decoding: line, as: UTF8.self)
+            handled.append(text)
+            if text == "wait" {
+                connection.waiters.insert(nextWaiter)
+                nextWaiter += 1
+            } else {
+                connection.queue(Array("ok \(text)".utf8))
+            }
+        }
+
+        /// Writes as the daemon's `flush` does; each element is what one write call takes.
+        ///
+        /// - Returns: the bytes "sent" and what the connection says to do next.
+        mutating func write(accepting takes: [Int?]) -> (sent: String, next: ClientConnection.AfterWrites) {
+            var sent: [UInt8] = []
+            var takes = takes[...]
+            while !connection.output.isEmpty, let take = takes.popFirst() {
+                guard let take else { break }
+                let bytes = connection.output.nextBytes(upTo: take)
+                sent += bytes
+                connection.output.consume(bytes.count)
+            }
+            return (String(decoding: sent, as: UTF8.self), connection.finishWrites())
+        }
+    }
+
+    @Test("A request split across reads, CR-LF, and a partial line's start time")
+    func fragments() {
+        var framer = LineFramer()
+        #expect(framer.receive(Array(#"{"a""#.utf8)[...], now: 100) == [])
+        #expect(framer.partialSince == 100)
+        #expect(framer.receive(Array(":1}\r\n{".utf8)[...], now: 200) == [.line(Array(#"{"a":1}"#.utf8))])
+        // The next line began in the same read: the time-out still counts from the first byte
+        // that waited (as Daemon.consumeLines did: partialSince is kept while input is buffered).
+        #expect(framer.partialSince == 100)
+        #expect(framer.receive(Array(#""b":2}"#.utf8)[...], now: 300) == [])
+        #expect(framer.receive(Array("\n".utf8)[...], now: 400) == [.line(Array(#"{"b":2}"#.utf8))])
+        #expect(framer.partialSince == nil)
+        // A CR and its LF in different reads; a CR inside a line stays; an empty line is a line.
+        #expect(framer.receive(Array("x\r".utf8)[...], now: 500) == [])
+        #expect(
+            framer.receive(Array("\na\rb\n\nlast\n".utf8)[...], now: 600) == [
+                .line(Array("x".utf8)), .line(Array("a\rb".utf8)), .line([]), .line(Array("last".utf8)),
+            ])
+        #expect(framer.buffered.isEmpty)
+    }
+
+    @Test("64 KiB without a newline is still waited for; one byte more is refused once")
+    func lineLimitBoundary() {
+        // The limit is TimerService.maximumLineBytes (65,536): an incomplete line of exactly that
+        // many bytes is kept; more is refused (Daemon.consumeLines compared with `>`).
+        var framer = LineFramer()
+        #expect(framer.receive(Array(repeating: UInt8(ascii: "a"), count: 65_536)[...], now: 0) == [])
+        #expect(framer.buffered.count == 65_536)
+        #expect(framer.receive([UInt8(ascii: "a")][...], now: 0) == [.tooLong])
+        #expect(framer.isDiscarding)
+        #expect(framer.receive([UInt8(ascii: "a")][...], now: 0) == [])
+        #expect(framer.receive(Array("tail\nnext\n".utf8)[...], now: 0) == [.line(Array("next".utf8))])
+        #expect(!framer.isDiscarding)
+    }
+
+    @Test("A 1 MiB line read 64 KiB at a time: the exact error once, then the next line is served")
+    func oneMebibyteLine() {
+        var peer = Peer()
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)  // the daemon's read size
+        for _ in 0..<16 { peer.read(chunk) }  // 16 × 64 KiB = 1 MiB, no newline yet
+        #expect(peer.connection.output.count == Self.tooLongReply.count)
+        #expect(peer.connection.framer.buffered.isEmpty)  // nothing of the long line is kept
+        peer.read("\nping\n")
+        #expect(peer.handled == ["ping"])
+        let (sent, next) = peer.write(accepting: [.max])
+        #expect(Array(sent.utf8) == Self.tooLongReply + Array("ok ping\n".utf8))
+        #expect(next == .keep(interestChanged: false))
+    }
+
+    @Test("Half-close: the last line without a newline counts; the connection waits for its waits")
+    func halfClose() {
+        var peer = Peer()
+        peer.read("wait\nping\r\nlast\r", now: 10)
+        #expect(peer.handled == ["wait", "ping"])
+        #expect(peer.connection.partialSince == 10)
+        // The peer shuts its sending side: "last" (its CR dropped) is answered like any line.
+        if let line = peer.connection.endOfInput() { peer.handle(line) }
+        #expect(peer.handled == ["wait", "ping", "last"])
+        #expect(peer.connection.partialSince == nil)
+        // A wait is pending: the connection stays, and is not even closing after its replies.
+        #expect(peer.connection.closeReading(isFlushPending: true) == false)
+        #expect(peer.connection.isReadClosed)
+        let first = peer.write(accepting: [.max])
+        #expect(first.sent == "ok ping\nok last\n")
+        #expect(first.next == .keep(interestChanged: false))
+        // The wait is answered: its reply is the last thing written, then the connection closes.
+        peer.connection.answer(1, with: Array("finished".utf8))
+        #expect(peer.connection.waiters.isEmpty)
+        let second = peer.write(accepting: [.max])
+        #expect(second.sent == "finished\n")
+        #expect(second.next == .close)
+    }
+
+    @Test("Half-close with nothing pending closes at once; with replies unwritten, after them")
+    func halfCloseWithoutWaits() {
+        var idle = Peer()
+        #expect(idle.connection.endOfInput() == nil)
+        #expect(idle.connection.closeReading(isFlushPending: false) == true)
+
+        var busy = Peer()
+        busy.read("ping")
+        if let line = busy.connection.endOfInput() { busy.handle(line) }
+        #expect(busy.connection.closeReading(isFlushPending: true) == false)
+        let result = busy.write(accepting: [3, nil])
+        #expect(result.sent == "ok ")
+        #expect(result.next == .keep(interestChanged: true))
+        #expect(busy.connection.wantsWrite)
+        let rest = busy.write(accepting: [.max])
+        #expect(rest.sent == "ping\n")
+        #expect(rest.next == .close)
+
+        // The rest of an over-long line is not a last line.
+        var discarding = Peer()
+        discarding.read([UInt8](repeating: UInt8(ascii: "a"), count: 65_537))
+        #expect(discarding.connection.endOfInput() == nil)
+    }
+
+    @Test("Partial writes send every byte once, in order, and switch write interest on and off")
+    func partialWrites() {
+        var peer = Peer()
+        peer.read("hello\nworld\n")
+        let first = peer.write(accepting: [5, nil])
+        #expect(first.sent == "ok he")  // the replies are "ok hello\nok world\n"
+        #expect(first.next == .keep(interestChanged: true))
+        #expect(peer.connection.wantsWrite)
+        let second = peer.write(accepting: [4, nil])
+        #expect(second.sent == "llo\n")
+        #expect(second.next == .keep(interestChanged: false))
+        let third = peer.write(accepting: [1, 1, .max])
+        #expect(third.sent == "ok world\n")
+        #expect(third.next == .keep(interestChanged: true))
+        #expect(!peer.connection.wantsWrite)
+    }
+
+    @Test("Bytes left after a compaction of the written front are the right ones")
+    func compaction() {
+        var queue = OutputQueue()
+        let line = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        queue.enqueue(line: line)
+        queue.consume(70_000)  // past 64 KiB and more than half: the front is dropped
+        #expect(queue.count == 30_001)
+        #expect(Array(queue.nextBytes()) == Array(line[70_000...]) + [10])
+        queue.enqueue(line: [1, 2])
+        queue.consume(30_001)
+        #expect(Array(queue.nextBytes()) == [1, 2, 10])
+    }
+
+    @Test("Back-pressure: more than 16 MiB unread closes the client, exactly past the limit")
+    func backPressure() {
+        // 16 MiB (docs/protocol.md): 16 MiB queued is allowed, one byte more is not.
+        var peer = Peer()
+        peer.connection.queue([UInt8](repeating: UInt8(ascii: "x"), count: (16 << 20) - 1))
+        #expect(peer.connection.output.count == 16 << 20)
+        #expect(!peer.connection.output.isOverLimit)
+        let partly = peer.write(accepting: [1_000, nil])
+        #expect(partly.sent.utf8.count == 1_000)
+        #expect(partly.next == .keep(interestChanged: true))
+        peer.read("a\nb\n")  // two replies of 5 bytes: 16 MiB - 1,000 + 10, still within
+        #expect(!peer.connection.output.isOverLimit)
+        peer.connection.queue([UInt8](repeating: UInt8(ascii: "y"), count: 990))  // 991 more: 1 over
+        #expect(peer.connection.output.count == (16 << 20) + 1)
+        #expect(peer.connection.output.isOverLimit)
+        #expect(peer.write(accepting: [nil]).next == .dropUnread)
+    }
+
+    @Test("A request line left incomplete past the time-out is answered with the error and closed")
+    func partialLineTimeout() {
+        var peer = Peer()
+        let timeout: Int64 = 10_000_000_000  // 10 s, timerd's default --request-timeout
+        peer.read(#"{"a""#, now: 1_000)
+        #expect(!peer.connection.isPartialLineExpired(now: 1_000 + timeout - 1, timeout: timeout))
+        #expect(peer.connection.isPartialLineExpired(now: 1_000 + timeout, timeout: timeout))
+        peer.connection.expirePartialLine(reply: Array("timed out".utf8))
+        #expect(peer.connection.partialSince == nil)
+        #expect(!peer.connection.isPartialLineExpired(now: 1_000 + 2 * timeout, timeout: timeout))
+        let result = peer.write(accepting: [.max])
+        #expect(result.sent == "timed out\n")
+        #expect(result.next == .close)
+    }
+
+    @Test("One connection through fragments, a 1 MiB line, back-pressure and half-close")
+    func wholeLife() {
+        var peer = Peer()
+        peer.read(#"{"a""#, now: 1)
+        peer.read(":1}\r\n{", now: 2)
+        #expect(peer.handled == [#"{"a":1}"#])
+        for _ in 0..<16 { peer.read([UInt8](repeating: UInt8(ascii: "b"), count: 65_536)) }
+        peer.read("\nwait\n")
+        #expect(peer.handled == [#"{"a":1}"#, "wait"])
+        let blocked = peer.write(accepting: [4, nil])
+        #expect(blocked.sent == #"ok {"#)
+        #expect(blocked.next == .keep(interestChanged: true))
+        peer.read("final")
+        if let line = peer.connection.endOfInput() { peer.handle(line) }
+        #expect(peer.connection.closeReading(isFlushPending: false) == false)  // the wait is pending
+        let drained = peer.write(accepting: [.max])
+        #expect(
+            Array(drained.sent.utf8) == Array(#""a":1}"#.utf8) + [10] + Self.tooLongReply + Array("ok final\n".utf8))
+        #expect(drained.next == .keep(interestChanged: true))
+        peer.connection.answer(1, with: Array("done".utf8))
+        let last = peer.write(accepting: [.max])
+        #expect(last.sent == "done\n")
+        #expect(last.next == .close)
+    }
+}
