@@ -7,7 +7,10 @@ let package = Package(
     name: "timerd",
     products: [
         .library(name: "DatePicking", targets: ["DatePicking"]),
+        .library(name: "TimerModel", targets: ["TimerModel"]),
+        .library(name: "TimerProtocol", targets: ["TimerProtocol"]),
         .library(name: "Countdown", targets: ["Countdown"]),
+        .library(name: "TimerService", targets: ["TimerService"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
     ],
@@ -16,24 +19,48 @@ let package = Package(
         // Headers only: everything it declares lives in the C library itself.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "DatePicking"),
-        .target(name: "Countdown"),
+        // The vocabulary every layer shares (states, names, references, the duration grammar and its
+        // limits, progress snapshots, ISO 8601 text, the engine's error): FoundationEssentials only.
+        .target(name: "TimerModel"),
+        // The wire: JSON-RPC messages, the one JSON reader and writer, TimerInfo. FoundationEssentials only.
+        .target(name: "TimerProtocol", dependencies: ["TimerModel"]),
+        .target(name: "Countdown", dependencies: ["TimerModel", "TimerProtocol"]),
+        // Request routing and subscriptions, no I/O: engine values in, protocol lines out.
+        .target(name: "TimerService", dependencies: ["Countdown", "TimerModel", "TimerProtocol"]),
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
-        .target(name: "TimerDaemon", dependencies: ["Countdown", "DatePicking", "TimerSystem", "CLinux"]),
+        .target(
+            name: "TimerDaemon",
+            dependencies: [
+                "Countdown", "TimerService", "TimerProtocol", "TimerModel", "DatePicking", "TimerSystem", "CLinux",
+            ]
+        ),
         // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
         // time; timerd resolves local `--at` times instead (docs/performance.md).
-        .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem"]),
+        .target(name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
-        .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
+        .executableTarget(
+            name: "EngineBenchmark", dependencies: ["Countdown", "TimerModel", "TimerProtocol", "TimerService"],
+            path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
-        .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
-        .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
-        .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
+        // Helpers shared by the test targets (a seeded generator); not part of any product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
+        .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
+        .testTarget(name: "CountdownTests", dependencies: ["Countdown", "TimerModel", "TimerProtocol", "TestSupport"]),
+        .testTarget(
+            name: "TimerServiceTests", dependencies: ["TimerService", "Countdown", "TimerModel", "TimerProtocol"]),
+        .testTarget(
+            name: "TimerDaemonTests",
+            dependencies: ["TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerSystem"]),
+        .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "TimerModel", "TimerProtocol"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
-        .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "timerd", "timerctl"]),
     ],
     swiftLanguageModes: [.v6]
 )

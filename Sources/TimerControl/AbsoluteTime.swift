@@ -1,5 +1,6 @@
-import Countdown
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// What `timerctl start --at TIME` asked for, checked locally and sent to timerd.

@@ -1,7 +1,8 @@
 import CLinux
-import Countdown
 import FoundationEssentials
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// A connection to timerd: sends JSON-RPC requests and reads their replies, one line each.

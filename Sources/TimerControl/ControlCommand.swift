@@ -1,6 +1,7 @@
-import Countdown
 import FoundationEssentials
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// Where `timerctl` writes: stdout for data, stderr for messages and progress bars.
@@ -88,7 +89,7 @@ public enum ControlCommand {
                     try DurationParser.seconds(from: text)
                 }
                 if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
-                if durations.count > TimerEngine.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
+                if durations.count > TimerLimits.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
             } catch {
                 throw .usage(error.description, verb: verb)
             }

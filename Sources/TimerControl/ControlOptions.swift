@@ -1,4 +1,5 @@
-import Countdown
+import TimerModel
+import TimerProtocol
 
 /// A parsed `timerctl` command line.
 public struct ControlOptions: Sendable, Equatable {

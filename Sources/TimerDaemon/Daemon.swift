@@ -2,6 +2,9 @@ import CLinux
 import Countdown
 import Foundation
 import Glibc
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerSystem
 
 /// The daemon: one event loop on one thread that owns the engine, the sockets and the state file.

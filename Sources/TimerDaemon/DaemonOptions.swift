@@ -1,4 +1,6 @@
 import Countdown
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// timerd's command line.

@@ -1,6 +1,9 @@
 import Countdown
 import DatePicking
 import Foundation
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// Resolves the local wall times of `timer.start` (`"at": "14:30", "timeZone": "Europe/Paris"`) with
 /// the date picker's rules (``DatePicking/LocalTimeResolver``), on behalf of `timerctl`, which then

@@ -1,4 +1,7 @@
 import Countdown
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerSystem
 
 /// The daemon's side of the service manager: when to send `READY=1`, `STATUS=`, `WATCHDOG=1`,

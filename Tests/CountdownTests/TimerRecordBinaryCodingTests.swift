@@ -1,6 +1,8 @@
 import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// A record with every optional set: a named, running group with an absolute deadline.
 private let everything = TimerRecord(

@@ -1,7 +1,8 @@
-import Countdown
 import Foundation
 import Glibc
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// A small seeded generator (SplitMix64), so a failing round can be replayed from its seed.
 private struct SeededGenerator: RandomNumberGenerator {

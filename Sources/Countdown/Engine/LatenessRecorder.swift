@@ -1,3 +1,6 @@
+import TimerModel
+import TimerProtocol
+
 /// A bounded ring of the most recent firing latenesses: how long after its deadline on the
 /// boot-time clock each timer was actually finished by the owner's loop.
 ///
@@ -5,17 +8,8 @@
 /// daemon reports percentiles through `daemon.stats`. Memory is fixed: ``capacity`` samples of
 /// 8 bytes, the oldest overwritten first.
 public struct LatenessRecorder: Sendable, Hashable {
-    /// Lateness percentiles over the samples held, in microseconds.
-    public struct Summary: Sendable, Hashable, Codable {
-        /// How many samples the figures are over (at most ``LatenessRecorder/capacity``).
-        public var count: Int
-        /// The median lateness, microseconds.
-        public var p50: Double
-        /// The 99th percentile, microseconds.
-        public var p99: Double
-        /// The largest lateness held, microseconds.
-        public var max: Double
-    }
+    /// Lateness percentiles over the samples held, in microseconds (the wire type of `daemon.stats`).
+    public typealias Summary = LatenessSummary
 
     /// The most samples kept.
     public let capacity: Int

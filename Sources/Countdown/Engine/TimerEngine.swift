@@ -1,3 +1,6 @@
+import TimerModel
+import TimerProtocol
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -44,8 +47,8 @@ public struct EngineSnapshot: Sendable, Codable, Hashable {
 /// only its own timers, and someone else's timer is reported exactly like a missing one;
 /// `nil` (root, or a program embedding the engine) sees all.
 public struct TimerEngine: Sendable {
-    /// The most durations one timer (group) may have.
-    public static let maximumGroupSize = 100
+    /// The most durations one timer (group) may have (``TimerLimits/maximumGroupSize``).
+    public static let maximumGroupSize = TimerLimits.maximumGroupSize
 
     private struct NameKey: Hashable, Sendable {
         var owner: UInt32

@@ -1,3 +1,6 @@
+import TimerModel
+import TimerProtocol
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,3 +1,6 @@
+import TimerModel
+import TimerProtocol
+
 /// A tree of work counts with the rules of Foundation's `Progress`, as a `Sendable` value.
 ///
 /// A node counts its own work in `totalUnitCount` and `completedUnitCount` (the timer engine uses

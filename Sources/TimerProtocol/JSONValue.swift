@@ -1,3 +1,5 @@
+import TimerModel
+
 /// Any JSON value, decoded without a schema: how the protocol reads a request before it knows its method.
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.

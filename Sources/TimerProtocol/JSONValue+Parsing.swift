@@ -1,3 +1,5 @@
+import TimerModel
+
 extension JSONValue {
     /// Parses one JSON text (RFC 8259) from UTF-8 bytes without `JSONDecoder`, or returns `nil`.
     ///

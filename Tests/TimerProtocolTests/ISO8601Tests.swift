@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Countdown
+@testable import TimerModel
+@testable import TimerProtocol
 
 @Suite("ISO 8601 timestamps")
 struct ISO8601Tests {

@@ -1,6 +1,9 @@
 import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// Every request/response example in docs/protocol.md, replayed against a real ``TimerService``.
 ///

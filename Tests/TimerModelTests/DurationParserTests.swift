@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Countdown
+@testable import TimerModel
 
 @Suite("DurationParser and DurationFormatter")
 struct DurationParserTests {

@@ -8,7 +8,7 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidDuration(String)
     /// A duration is ≤ 0 or longer than 366 days; carries the text as given.
     case durationOutOfRange(String)
-    /// `timer.start` got no durations, or more than ``TimerEngine/maximumGroupSize``.
+    /// `timer.start` got no durations, or more than ``TimerLimits/maximumGroupSize``.
     case groupSizeOutOfRange(Int)
     /// A group's durations add up to more than 366 days (seconds given).
     case groupTooLong(Double)
@@ -33,7 +33,7 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
         case .durationOutOfRange(let text):
             return "duration must be > 0 and ≤ 366 days, got \"\(text)\""
         case .groupSizeOutOfRange(let count):
-            return "a timer takes 1 to \(TimerEngine.maximumGroupSize) durations, got \(count)"
+            return "a timer takes 1 to \(TimerLimits.maximumGroupSize) durations, got \(count)"
         case .groupTooLong(let seconds):
             return
                 "the durations of a group must add up to ≤ 366 days, got \(DurationFormatter.compact(seconds: seconds))"

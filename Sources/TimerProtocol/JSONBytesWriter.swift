@@ -1,3 +1,5 @@
+import TimerModel
+
 /// Appends JSON to a byte array by hand, byte for byte as `JSONEncoder` with `.sortedKeys` and
 /// `.withoutEscapingSlashes` writes it (the protocol's encoder), for the replies sent on every request.
 ///
@@ -5,30 +7,30 @@
 /// kept here: a Double is its `description` without a trailing `.0` (`1500`, `0.5`, `1e-05`); a
 /// string escapes `"`, `\`, `\b`, `\t`, `\n`, `\f`, `\r` and other control characters as `\u00xx`
 /// (lowercase hex), nothing else. Tests compare the two on many values.
-struct JSONBytesWriter {
+package struct JSONBytesWriter {
     /// A Double that is NaN or infinite, which JSON cannot hold (`JSONEncoder` throws too).
-    struct NonFiniteNumber: Error {}
+    package struct NonFiniteNumber: Error {}
 
     /// The JSON written so far.
-    var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 
-    init(capacity: Int = 512) {
+    package init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `"key":`, the key written as is (keys are the protocol's own ASCII names).
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func number(_ value: Double) throws(NonFiniteNumber) {
+    package mutating func number(_ value: Double) throws(NonFiniteNumber) {
         guard value.isFinite else { throw NonFiniteNumber() }
         if value == value.rounded(.towardZero), abs(value) < 1e9, value != 0 || value.sign == .plus {
             integer(Int64(value))  // what `description` minus ".0" gives for these
@@ -39,7 +41,7 @@ struct JSONBytesWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func integer(_ value: Int64) {
+    package mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var divisor: UInt64 = 1
@@ -51,13 +53,13 @@ struct JSONBytesWriter {
         }
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
 
-    mutating func null() { raw("null") }
+    package mutating func null() { raw("null") }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {

@@ -1,3 +1,7 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

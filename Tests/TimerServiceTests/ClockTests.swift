@@ -1,6 +1,9 @@
 import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// The two clocks, driven by hand: countdowns run on the boot-time clock (suspend counts, wall-clock
 /// steps do not), timers with an absolute end follow the wall clock (a step forward past the end

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Countdown
+@testable import TimerModel
+@testable import TimerProtocol
 
 @Suite("JSONValue parsing without JSONDecoder")
 struct JSONValueParsingTests {

@@ -1,3 +1,5 @@
+import TimerModel
+
 /// A timer as the protocol sends it and `timerctl status --json` prints it: a snapshot at one instant.
 ///
 /// Times are in seconds (fractional). A group has ``children`` in the same shape, one per

@@ -1,6 +1,9 @@
 import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
+import TimerService
 
 @Suite("daemon.stats and the lateness ring")
 struct StatsTests {

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Countdown
+@testable import TimerModel
+@testable import TimerProtocol
 
 @Suite("Replies written by hand match JSONEncoder byte for byte")
 struct JSONBytesWriterTests {

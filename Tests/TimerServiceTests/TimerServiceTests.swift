@@ -1,7 +1,10 @@
+import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
 
-@testable import Countdown
+@testable import TimerService
 
 /// A service on a manual clock, fed request lines as strings.
 private struct ServiceHarness {

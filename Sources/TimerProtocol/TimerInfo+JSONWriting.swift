@@ -1,10 +1,12 @@
+import TimerModel
+
 extension TimerInfo {
     /// Writes the timer as `JSONEncoder` (sorted keys, slashes unescaped) encodes it, byte for byte.
     ///
     /// - Returns: `false`, having written nothing usable, for what is left to `JSONEncoder`: a
     ///   ``resolvedAt`` (only in replies to `timer.start` with a local time).
     /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
-    func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) -> Bool {
+    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) -> Bool {
         guard resolvedAt == nil else { return false }
         // Keys in sorted order: children, createdAt, currentChild, duration, elapsed, endedAt,
         // endsAt, id, missed, name, progress, remaining, startedAt, state.
@@ -63,7 +65,7 @@ extension TimerInfo {
 
 extension ProgressSnapshot {
     /// Writes the snapshot as `JSONEncoder` with sorted keys does.
-    func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
+    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
         writer.raw(#"{"completedUnitCount":"#)
         writer.integer(completedUnitCount)
         writer.raw(#","fractionCompleted":"#)
