@@ -99,7 +99,7 @@ public final class Daemon {
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
         for ending in missed {
             log(
-                "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))"
+                "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt.map { ISO8601.string(from: $0) } ?? "?"))"
             )
         }
         if let inherited {
@@ -325,7 +325,7 @@ public final class Daemon {
         if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
             queue(reply, to: connection)
-        } else if service.engine.isWaiting(waiter) {
+        } else if service.isWaiting(waiter) {
             connection.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }

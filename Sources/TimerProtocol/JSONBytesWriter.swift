@@ -14,10 +14,16 @@ package struct JSONBytesWriter {
     /// The JSON written so far.
     package var bytes: [UInt8] = []
 
+    /// Creates an empty writer.
+    ///
+    /// - Parameter capacity: bytes to reserve (512 by default).
     package init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Appends `text` as is (JSON the caller wrote, such as `{"id":`).
+    ///
+    /// - Parameter text: ASCII JSON.
     package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -30,6 +36,10 @@ package struct JSONBytesWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Appends a number as `JSONEncoder` writes a Double.
+    ///
+    /// - Parameter value: the number.
+    /// - Throws: ``NonFiniteNumber`` for NaN or an infinity.
     package mutating func number(_ value: Double) throws(NonFiniteNumber) {
         guard value.isFinite else { throw NonFiniteNumber() }
         if value == value.rounded(.towardZero), abs(value) < 1e9, value != 0 || value.sign == .plus {
@@ -41,6 +51,9 @@ package struct JSONBytesWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends an integer in decimal.
+    ///
+    /// - Parameter value: the integer.
     package mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -53,12 +66,19 @@ package struct JSONBytesWriter {
         }
     }
 
+    /// Appends `true` or `false`.
+    ///
+    /// - Parameter value: the Boolean.
     package mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
 
+    /// Appends `null`.
     package mutating func null() { raw("null") }
 
+    /// Appends a string literal, escaped as `JSONEncoder` escapes it (see the type's discussion).
+    ///
+    /// - Parameter value: the string.
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {

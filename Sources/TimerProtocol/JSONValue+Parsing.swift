@@ -11,16 +11,36 @@ extension JSONValue {
     /// is refused). Of duplicate keys the first wins, as with `JSONDecoder`. Nesting deeper than ``maximumDepth`` is
     /// refused, so a 64 KiB line of `[` cannot exhaust the stack.
     ///
-    /// `nil` means "not accepted here"; a caller that must accept exactly what `JSONDecoder` does
-    /// falls back to it then (``TimerService`` does): `JSONDecoder` also takes a trailing comma
-    /// (`[1,]`, `{"a":1,}`), which this refuses.
+    /// This strict form refuses a trailing comma (`[1,]`, `{"a":1,}`); ``init(parsing:leniency:)``
+    /// with ``Leniency/foundationCompatible`` accepts what `JSONDecoder` accepted besides.
     ///
     /// - Parameter bytes: the text, UTF-8 (invalid UTF-8 is refused).
     /// - Returns: the value, or `nil` when the bytes are not one JSON value.
     /// - Complexity: O(n) in the number of bytes.
     public init?(parsing bytes: [UInt8]) {
+        self.init(parsing: bytes, leniency: .strict)
+    }
+
+    /// Parses one JSON text, strictly (RFC 8259, UTF-8) or with what `JSONDecoder` accepts besides.
+    ///
+    /// ``Leniency/foundationCompatible`` is how the daemon reads requests: it accepted them with
+    /// `JSONDecoder` once, so a request that worked then works now. It adds a trailing comma before
+    /// `]` or `}`, a UTF-8 byte order mark, and UTF-16 or UTF-32 text (found by its byte order mark or
+    /// its zero bytes, see ``utf8Text(_:)``).
+    ///
+    /// - Parameters:
+    ///   - bytes: the text.
+    ///   - leniency: which inputs beyond RFC 8259 in UTF-8 to accept.
+    /// - Returns: the value, or `nil` when the bytes are not one JSON value.
+    /// - Complexity: O(n) in the number of bytes.
+    public init?(parsing bytes: [UInt8], leniency: Leniency) {
+        var bytes = bytes
+        if leniency == .foundationCompatible {
+            guard let text = Self.utf8Text(bytes) else { return nil }
+            bytes = text
+        }
         let parsed: JSONValue?? = bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONByteParser(bytes: buffer)
+            var parser = JSONByteParser(bytes: buffer, allowsTrailingComma: leniency == .foundationCompatible)
             guard let value = parser.parseValue(depth: 0) else { return .none }
             parser.skipWhitespace()
             return parser.index == buffer.count ? .some(value) : .none
@@ -31,11 +51,83 @@ extension JSONValue {
 
     /// The deepest nesting of arrays and objects ``init(parsing:)`` accepts.
     public static let maximumDepth = 512
+
+    /// Which inputs beyond RFC 8259 in UTF-8 the parser accepts.
+    public enum Leniency: Sendable, Hashable {
+        /// RFC 8259 in UTF-8, nothing else.
+        case strict
+        /// Also what `JSONDecoder` accepted: trailing commas, a UTF-8 byte order mark, UTF-16 and UTF-32.
+        case foundationCompatible
+    }
+
+    /// `bytes` as UTF-8 without a byte order mark, decoding UTF-16 or UTF-32 first.
+    ///
+    /// The encoding is read as `JSONDecoder` reads it: a byte order mark (`EF BB BF` UTF-8,
+    /// `FE FF` UTF-16BE, `FF FE 00 00` UTF-32LE, `FF FE` UTF-16LE, `00 00 FE FF` UTF-32BE), else the
+    /// zero bytes that JSON's ASCII first character leaves (RFC 4627 §3): `00 00 00 xx` UTF-32BE,
+    /// `xx 00 00 00` UTF-32LE, `00 xx` UTF-16BE, `xx 00` UTF-16LE; else UTF-8.
+    ///
+    /// - Parameter bytes: the text as received.
+    /// - Returns: its UTF-8 bytes, or `nil` when it is not valid in the encoding found.
+    /// - Complexity: O(n); UTF-8 input without a byte order mark is returned as is.
+    static func utf8Text(_ bytes: [UInt8]) -> [UInt8]? {
+        func starts(_ prefix: [UInt8]) -> Bool { bytes.count >= prefix.count && bytes.starts(with: prefix) }
+        if starts([0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        if starts([0x00, 0x00, 0xFE, 0xFF]) { return transcode(bytes.dropFirst(4), width: 4, bigEndian: true) }
+        if starts([0xFF, 0xFE, 0x00, 0x00]) { return transcode(bytes.dropFirst(4), width: 4, bigEndian: false) }
+        if starts([0xFE, 0xFF]) { return transcode(bytes.dropFirst(2), width: 2, bigEndian: true) }
+        if starts([0xFF, 0xFE]) { return transcode(bytes.dropFirst(2), width: 2, bigEndian: false) }
+        if bytes.count >= 4 {
+            if bytes[0] == 0, bytes[1] == 0, bytes[2] == 0 { return transcode(bytes[...], width: 4, bigEndian: true) }
+            if bytes[1] == 0, bytes[2] == 0, bytes[3] == 0 { return transcode(bytes[...], width: 4, bigEndian: false) }
+        }
+        if bytes.count >= 2 {
+            if bytes[0] == 0 { return transcode(bytes[...], width: 2, bigEndian: true) }
+            if bytes[1] == 0 { return transcode(bytes[...], width: 2, bigEndian: false) }
+        }
+        return bytes
+    }
+
+    /// UTF-16 (`width` 2) or UTF-32 (`width` 4) code units to UTF-8; `nil` when invalid.
+    private static func transcode(_ bytes: ArraySlice<UInt8>, width: Int, bigEndian: Bool) -> [UInt8]? {
+        guard bytes.count % width == 0 else { return nil }
+        var units: [UInt32] = []
+        units.reserveCapacity(bytes.count / width)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            var unit: UInt32 = 0
+            for offset in 0..<width {
+                let byte = UInt32(bytes[index + (bigEndian ? offset : width - 1 - offset)])
+                unit = unit << 8 | byte
+            }
+            units.append(unit)
+            index += width
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(units.count)
+        if width == 4 {
+            for unit in units {
+                guard let scalar = Unicode.Scalar(unit) else { return nil }
+                output.append(contentsOf: scalar.utf8)
+            }
+            return output
+        }
+        var decoder = UTF16()
+        var iterator = units.lazy.map { UInt16(truncatingIfNeeded: $0) }.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): output.append(contentsOf: scalar.utf8)
+            case .emptyInput: return output
+            case .error: return nil
+            }
+        }
+    }
 }
 
 /// A recursive-descent reader over one buffer; every method returns `nil` on invalid input.
 private struct JSONByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    var allowsTrailingComma = false
     var index = 0
 
     mutating func skipWhitespace() {
@@ -89,7 +181,15 @@ private struct JSONByteParser {
             skipWhitespace()
             guard index < bytes.count else { return nil }
             switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                index += 1
+                if allowsTrailingComma {
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        return .object(object)
+                    }
+                }
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(object)
@@ -113,7 +213,15 @@ private struct JSONByteParser {
             skipWhitespace()
             guard index < bytes.count else { return nil }
             switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                index += 1
+                if allowsTrailingComma {
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        return .array(array)
+                    }
+                }
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(array)

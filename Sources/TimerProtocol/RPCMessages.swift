@@ -102,6 +102,16 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         self.message = message
     }
 
+    /// Creates an error object with any code, as a client reads it from a reply.
+    ///
+    /// - Parameters:
+    ///   - code: the code as sent.
+    ///   - message: the text for a person.
+    package init(code: Int, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     /// The error a ``CountdownError`` becomes on the wire.
     ///
     /// - Parameter error: the engine's error.

@@ -1,22 +1,21 @@
 import TimerModel
 
 extension TimerInfo {
-    /// Writes the timer as `JSONEncoder` (sorted keys, slashes unescaped) encodes it, byte for byte.
+    /// Writes the timer as `JSONEncoder` (sorted keys, slashes unescaped) encodes it, byte for byte:
+    /// the product's one JSON writer for timers (the daemon's replies and `timerctl --json`).
     ///
-    /// - Returns: `false`, having written nothing usable, for what is left to `JSONEncoder`: a
-    ///   ``resolvedAt`` (only in replies to `timer.start` with a local time).
+    /// - Parameter writer: the writer to append to.
     /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
-    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) -> Bool {
-        guard resolvedAt == nil else { return false }
+    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
         // Keys in sorted order: children, createdAt, currentChild, duration, elapsed, endedAt,
-        // endsAt, id, missed, name, progress, remaining, startedAt, state.
+        // endsAt, id, missed, name, progress, remaining, resolvedAt, startedAt, state.
         writer.bytes.append(UInt8(ascii: "{"))
         if let children {
             writer.key("children")
             writer.bytes.append(UInt8(ascii: "["))
             for (index, child) in children.enumerated() {
                 if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-                guard try child.write(to: &writer) else { return false }
+                try child.write(to: &writer)
             }
             writer.raw("],")
         }
@@ -49,11 +48,15 @@ extension TimerInfo {
         writer.key("remaining")
         try writer.number(remaining)
         writer.raw(",")
+        if let resolvedAt {
+            writer.key("resolvedAt")
+            resolvedAt.write(to: &writer)
+            writer.raw(",")
+        }
         if let startedAt { field("startedAt", startedAt, &writer) }
         writer.key("state")
         writer.string(state.rawValue)
         writer.bytes.append(UInt8(ascii: "}"))
-        return true
     }
 
     private func field(_ key: StaticString, _ value: String, _ writer: inout JSONBytesWriter) {

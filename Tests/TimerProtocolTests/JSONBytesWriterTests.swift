@@ -15,7 +15,7 @@ struct JSONBytesWriterTests {
 
     private static func handWritten(_ info: TimerInfo) throws -> String? {
         var writer = JSONBytesWriter()
-        guard try info.write(to: &writer) else { return nil }
+        try info.write(to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 

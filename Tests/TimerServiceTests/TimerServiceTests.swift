@@ -447,7 +447,7 @@ struct TimerServiceTests {
         let outcome = harness.send(#"{"jsonrpc":"2.0","id":3,"method":"timer.wait","params":{"timer":1}}"#, waiter: 30)
         let response = try timerResponse(outcome.reply)
         #expect(response.id == .number(3) && response.result?.state == .stopped)
-        #expect(!harness.service.engine.isWaiting(30))
+        #expect(!harness.service.isWaiting(30))
     }
 
     @Test("timer.wait defers; fireDueTimers brings the reply with the original request id")
@@ -457,19 +457,19 @@ struct TimerServiceTests {
         let wait = harness.send(
             #"{"jsonrpc":"2.0","id":"w-1","method":"timer.wait","params":{"timer":"tea"}}"#, waiter: 77)
         #expect(wait.reply == nil && !wait.changedState && wait.wakeups.isEmpty)
-        #expect(harness.service.engine.isWaiting(77))
+        #expect(harness.service.isWaiting(77))
 
         harness.clock.advance(byNanoseconds: 9_999_999_999)
         #expect(harness.service.fireDueTimers().wakeups.isEmpty)
         harness.clock.advance(byNanoseconds: 1)
         let fired = harness.service.fireDueTimers()
-        #expect(fired.endings.map(\.timer.id) == ["1"])
+        #expect(fired.endings.map(\.timer.id) == [1])
         #expect(fired.wakeups.map(\.waiter) == [77])
         let reply = try timerResponse(fired.wakeups.first?.reply)
         #expect(reply.id == .string("w-1") && reply.error == nil)
         let info = try #require(reply.result)
         #expect(info.state == .finished && info.remaining == 0 && info.endedAt == "2026-11-29T15:17:43.000Z")
-        #expect(!harness.service.engine.isWaiting(77))
+        #expect(!harness.service.isWaiting(77))
         #expect(harness.service.fireDueTimers().wakeups.isEmpty)
     }
 
@@ -509,11 +509,11 @@ struct TimerServiceTests {
         var harness = ServiceHarness()
         _ = harness.send(#"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[10]}}"#)
         let note = harness.send(#"{"jsonrpc":"2.0","method":"timer.wait","params":{"timer":1}}"#, waiter: 4)
-        #expect(note.reply == nil && !harness.service.engine.isWaiting(4))
+        #expect(note.reply == nil && !harness.service.isWaiting(4))
         _ = harness.send(#"{"jsonrpc":"2.0","id":2,"method":"timer.wait","params":{"timer":1}}"#, waiter: 5)
-        #expect(harness.service.engine.isWaiting(5))
+        #expect(harness.service.isWaiting(5))
         harness.service.cancelWait(5)
-        #expect(!harness.service.engine.isWaiting(5))
+        #expect(!harness.service.isWaiting(5))
         harness.clock.advance(byNanoseconds: 10 * 1_000_000_000)
         let fired = harness.service.fireDueTimers()
         #expect(fired.endings.count == 1 && fired.wakeups.isEmpty)

@@ -1,6 +1,3 @@
-import TimerModel
-import TimerProtocol
-
 /// A bounded ring of the most recent firing latenesses: how long after its deadline on the
 /// boot-time clock each timer was actually finished by the owner's loop.
 ///
@@ -8,8 +5,17 @@ import TimerProtocol
 /// daemon reports percentiles through `daemon.stats`. Memory is fixed: ``capacity`` samples of
 /// 8 bytes, the oldest overwritten first.
 public struct LatenessRecorder: Sendable, Hashable {
-    /// Lateness percentiles over the samples held, in microseconds (the wire type of `daemon.stats`).
-    public typealias Summary = LatenessSummary
+    /// Lateness percentiles over the samples held, in microseconds.
+    public struct Summary: Sendable, Hashable, Codable {
+        /// How many samples the figures are over (at most ``LatenessRecorder/capacity``).
+        public var count: Int
+        /// The median lateness, microseconds.
+        public var p50: Double
+        /// The 99th percentile, microseconds.
+        public var p99: Double
+        /// The largest lateness held, microseconds.
+        public var max: Double
+    }
 
     /// The most samples kept.
     public let capacity: Int

@@ -1,5 +1,4 @@
 import TimerModel
-import TimerProtocol
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,15 +6,10 @@ import TimerProtocol
     import Foundation
 #endif
 
-/// Identifies one party waiting for a timer to end (for the daemon: one pending `timer.wait` request).
-public typealias WaiterID = UInt64
-
-/// A timer that just ended, and who was waiting for it.
+/// A timer that just ended.
 public struct TimerEnding: Sendable, Hashable {
     /// The timer as it ended: `state` says how (`finished` or `stopped`).
-    public var timer: TimerInfo
-    /// The waiters registered with ``TimerEngine/wait(_:waiter:requester:)``, to be told now.
-    public var waiters: [WaiterID]
+    public var timer: TimerSnapshot
 }
 
 /// What the engine persists: enough to rebuild every timer after a restart.
@@ -37,6 +31,10 @@ public struct EngineSnapshot: Sendable, Codable, Hashable {
 }
 
 /// The countdown engine: timers and groups that count down on the boot-time clock.
+///
+/// Every operation returns values (``TimerSnapshot``), never wire text; with
+/// ``EventRecording/buffered`` the engine also reports what happened as ``TimerEvent``s, which the
+/// owner takes with ``takeEvents()``.
 ///
 /// A value type with no threads and no I/O: the owner calls an operation, the engine reads its
 /// injected ``CountdownClock`` and answers. The owner arms one OS timer for ``nextDeadline`` and
@@ -69,12 +67,26 @@ public struct TimerEngine: Sendable {
     private var liveNames: [NameKey: UInt64] = [:]
     private var endedOrder: [UInt64] = []
     private var queue = DeadlineQueue()
-    private var waiters: [UInt64: [WaiterID]] = [:]
-    private var waiterTimers: [WaiterID: UInt64] = [:]
     private(set) var nextID: UInt64 = 1
     private var liveTotal = 0
-    /// The timestamp last formatted for a reply, reused within the same millisecond.
-    private var timestamps = TimestampCache()
+    /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
+    var events: [TimerEvent] = []
+    /// Whether the engine keeps ``TimerEvent``s for its owner; `discarded` (the default) costs nothing.
+    ///
+    /// Switching it reschedules the running timers, O(n): with events, a group also wakes the engine
+    /// at the end of each child.
+    public var eventRecording: EventRecording = .discarded {
+        didSet {
+            guard eventRecording != oldValue else { return }
+            let now = clock.now()
+            for id in queue.ids {
+                guard let record = timers[id],
+                    let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered)
+                else { continue }
+                queue.schedule(id, at: wake)
+            }
+        }
+    }
     /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
 
@@ -107,7 +119,7 @@ public struct TimerEngine: Sendable {
     /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota)
     }
 
@@ -128,7 +140,7 @@ public struct TimerEngine: Sendable {
     ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
     public mutating func start(
         at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         let wall = clock.wallNow()
         let seconds = deadline.timeIntervalSince(wall)
         guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
@@ -156,7 +168,9 @@ public struct TimerEngine: Sendable {
                 now: now, elapsed: record.elapsedNanoseconds(at: now),
                 remaining: Int64((min(max(remaining, 0), 4e9) * 1e9).rounded()))
             timers[id] = record
-            if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+            if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                queue.schedule(id, at: wake)
+            }
             count += 1
         }
         return count
@@ -164,7 +178,7 @@ public struct TimerEngine: Sendable {
 
     private mutating func start(
         durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
         }
@@ -190,9 +204,13 @@ public struct TimerEngine: Sendable {
         timers[id] = record
         liveTotal += 1
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
-        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+        if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+            queue.schedule(id, at: wake)
+        }
         // The reply's instants are those the timer was just created with (one clock reading).
-        return record.info(at: now, wallNow: wall, timestamps: &timestamps)
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.started, owner: owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
@@ -200,7 +218,7 @@ public struct TimerEngine: Sendable {
     /// - Parameters:
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
-    /// - Returns: the stopped timer and the waiters to tell.
+    /// - Returns: the stopped timer.
     /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
     ///   when it already finished or was stopped.
     /// - Complexity: O(log n).
@@ -223,7 +241,7 @@ public struct TimerEngine: Sendable {
     ///   unless it is running.
     /// - Complexity: O(log n).
     public mutating func pause(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
-        -> TimerInfo
+        -> TimerSnapshot
     {
         let id = try resolve(reference, requester: requester)
         try requireState(id, in: [.running], for: .pause)
@@ -236,7 +254,10 @@ public struct TimerEngine: Sendable {
         record.wallDeadline = nil
         timers[id] = record
         queue.remove(id)
-        return record.info(at: now, wallNow: clock.wallNow())
+        let wall = clock.wallNow()
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.paused, owner: record.owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// Resumes a paused timer from where it was paused.
@@ -249,18 +270,23 @@ public struct TimerEngine: Sendable {
     ///   unless it is paused.
     /// - Complexity: O(log n).
     public mutating func resume(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
-        -> TimerInfo
+        -> TimerSnapshot
     {
         let id = try resolve(reference, requester: requester)
         try requireState(id, in: [.paused], for: .resume)
         let now = clock.now()
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        let wall = clock.wallNow()
         record.state = .running
         record.runStart = now
-        record.runStartWall = clock.wallNow()
+        record.runStartWall = wall
         timers[id] = record
-        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
-        return record.info(at: now, wallNow: clock.wallNow())
+        if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+            queue.schedule(id, at: wake)
+        }
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.resumed, owner: record.owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// One timer now: live, or ended and still in the history.
@@ -270,10 +296,12 @@ public struct TimerEngine: Sendable {
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: its snapshot.
     /// - Throws: ``CountdownError/timerNotFound(_:)``.
-    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError) -> TimerInfo {
+    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
+        -> TimerSnapshot
+    {
         let id = try resolve(reference, requester: requester)
         guard let record = timers[id] else { throw .timerNotFound(reference) }
-        return record.info(at: clock.now(), wallNow: clock.wallNow())
+        return record.snapshot(at: clock.now(), wallNow: clock.wallNow())
     }
 
     /// Every timer the requester may see, by ascending id.
@@ -283,49 +311,18 @@ public struct TimerEngine: Sendable {
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: their snapshots.
     /// - Complexity: O(n log n).
-    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerInfo] {
+    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerSnapshot] {
         let now = clock.now()
         let wall = clock.wallNow()
         return timers.values
             .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
             .sorted { $0.id < $1.id }
-            .map { $0.info(at: now, wallNow: wall) }
+            .map { $0.snapshot(at: now, wallNow: wall) }
     }
 
-    /// Waits for a timer to end: answers at once if it already has, else registers `waiter`.
-    ///
-    /// - Parameters:
-    ///   - reference: the timer's id or name.
-    ///   - waiter: the caller's token, returned in the ``TimerEnding`` that ends the timer.
-    ///   - requester: the uid asking, or `nil` to see every timer.
-    /// - Returns: the ended timer, or `nil` when the waiter was registered.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``.
-    public mutating func wait(
-        _ reference: TimerReference, waiter: WaiterID, requester: UInt32? = nil
-    ) throws(CountdownError) -> TimerInfo? {
-        let id = try resolve(reference, requester: requester)
-        guard let record = timers[id] else { throw .timerNotFound(reference) }
-        if !record.state.isLive { return record.info(at: clock.now(), wallNow: clock.wallNow()) }
-        waiters[id, default: []].append(waiter)
-        waiterTimers[waiter] = id
-        return nil
-    }
-
-    /// Whether `waiter` is registered and still waiting.
-    ///
-    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
-    public func isWaiting(_ waiter: WaiterID) -> Bool { waiterTimers[waiter] != nil }
-
-    /// Forgets a waiter (its client went away).
-    ///
-    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
-    public mutating func removeWaiter(_ waiter: WaiterID) {
-        guard let id = waiterTimers.removeValue(forKey: waiter) else { return }
-        waiters[id]?.removeAll { $0 == waiter }
-        if waiters[id]?.isEmpty == true { waiters[id] = nil }
-    }
-
-    /// The earliest deadline of any running timer on the boot-time clock, or `nil` when none runs.
+    /// The earliest instant the engine needs ``fireDueTimers()`` on the boot-time clock, or `nil` when
+    /// none runs: the earliest end of a running timer; with ``EventRecording/buffered`` events, also
+    /// the end of the current child of a running group (so that its step is reported on time).
     public var nextDeadline: BootInstant? { queue.first?.deadline }
 
     /// The number of live (running or paused) timers.
@@ -333,24 +330,34 @@ public struct TimerEngine: Sendable {
     /// - Complexity: O(1): a counter kept by every transition (the daemon reads it on each turn of its loop).
     public var liveCount: Int { liveTotal }
 
-    /// The number of running timers.
+    /// The number of running timers (one deadline-queue entry each).
     public var runningCount: Int { queue.count }
 
-    /// Finishes every running timer whose deadline has passed, in one batch, earliest first.
+    /// Finishes every running timer whose deadline has passed, in one batch, earliest first, and
+    /// moves running groups past the children that ended (reported as ``TimerEvent/Kind/steppedToChild(_:)``).
     ///
-    /// - Returns: the finished timers and their waiters.
-    /// - Complexity: O(k log n) for k due timers.
+    /// - Returns: the finished timers.
+    /// - Complexity: O(k log n) for k due timers (plus O(c) per group of c children).
     public mutating func fireDueTimers() -> [TimerEnding] {
         trimHistoryByAge()
         let now = clock.now()
         let due = queue.popDue(at: now)
         guard !due.isEmpty else { return [] }
         let wall = clock.wallNow()
-        return due.map { entry in
-            let lateness = now.nanoseconds(since: entry.deadline)
-            self.lateness.record(nanoseconds: lateness)
-            return end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9))
+        var endings: [TimerEnding] = []
+        for entry in due {
+            guard let record = timers[entry.id], let deadline = record.deadline else { continue }
+            reportSteps(of: record, since: entry.deadline, now: now, wall: wall)
+            if deadline <= now {
+                let lateness = now.nanoseconds(since: deadline)
+                self.lateness.record(nanoseconds: lateness)
+                endings.append(
+                    end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9)))
+            } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                queue.schedule(entry.id, at: wake)
+            }
         }
+        return endings
     }
 
     // MARK: - Persistence
@@ -377,8 +384,6 @@ public struct TimerEngine: Sendable {
         liveNames = [:]
         endedOrder = []
         queue = DeadlineQueue()
-        waiters = [:]
-        waiterTimers = [:]
         liveTotal = 0
         nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
         let now = clock.now()
@@ -406,12 +411,10 @@ public struct TimerEngine: Sendable {
                 if deadline <= now {
                     let endedAt =
                         record.wallDeadline ?? wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9)
-                    var ending = end(record.id, as: .finished, at: now, wall: endedAt)
                     timers[record.id]?.missed = true
-                    ending.timer.missed = true
-                    missed.append(ending)
-                } else {
-                    queue.schedule(record.id, at: deadline)
+                    missed.append(end(record.id, as: .finished, at: now, wall: endedAt, reportedAs: .missed))
+                } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                    queue.schedule(record.id, at: wake)
                 }
             }
         }
@@ -455,8 +458,10 @@ public struct TimerEngine: Sendable {
         }
     }
 
-    private mutating func end(_ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date) -> TimerEnding {
-        guard var record = timers[id] else { return TimerEnding(timer: missingInfo(id), waiters: []) }
+    private mutating func end(
+        _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil
+    ) -> TimerEnding {
+        guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
         if record.state.isLive { liveTotal -= 1 }
         record.accumulatedNanoseconds =
             state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
@@ -469,12 +474,11 @@ public struct TimerEngine: Sendable {
         if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {
             liveNames[NameKey(owner: record.owner, name: name)] = nil
         }
-        let told = waiters.removeValue(forKey: id) ?? []
-        for waiter in told { waiterTimers[waiter] = nil }
         endedOrder.append(id)
-        let info = record.info(at: now, wallNow: wall, timestamps: &timestamps)
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(kind ?? (state == .finished ? .finished : .stopped), owner: record.owner, date: wall, snapshot)
         trimHistory()
-        return TimerEnding(timer: info, waiters: told)
+        return TimerEnding(timer: snapshot)
     }
 
     private mutating func trimHistory() {
@@ -497,9 +501,10 @@ public struct TimerEngine: Sendable {
         endedOrder.removeFirst(count)
     }
 
-    private func missingInfo(_ id: UInt64) -> TimerInfo {
-        TimerInfo(
-            id: String(id), name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
-            progress: ProgressTree().snapshot)
+    private func missingSnapshot(_ id: UInt64, at wall: Date) -> TimerSnapshot {
+        TimerSnapshot(
+            id: id, name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
+            progress: ProgressTree().snapshot, createdAt: wall, startedAt: wall, endedAt: wall, endsAt: nil,
+            missed: false, currentChild: nil, children: [])
     }
 }

@@ -1,5 +1,4 @@
 import TimerModel
-import TimerProtocol
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

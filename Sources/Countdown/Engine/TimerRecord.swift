@@ -1,5 +1,4 @@
 import TimerModel
-import TimerProtocol
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -153,15 +152,13 @@ extension TimerRecord {
     }
 
     /// The snapshot at `now`: derived remaining, elapsed and progress; children for a group.
-    func info(at now: BootInstant, wallNow: Date) -> TimerInfo {
-        var timestamps = TimestampCache()
-        return info(at: now, wallNow: wallNow, timestamps: &timestamps)
-    }
-
-    /// The snapshot at `now`, formatting its timestamps through `timestamps`, which hands out the
-    /// same string again for the same millisecond (`createdAt` and `startedAt` of a new timer, and
-    /// the timers an engine starts within one millisecond).
-    func info(at now: BootInstant, wallNow: Date, timestamps: inout TimestampCache) -> TimerInfo {
+    ///
+    /// - Parameters:
+    ///   - now: the boot-time instant of the snapshot.
+    ///   - wallNow: the wall-clock instant of `now` (for ``TimerSnapshot/endsAt``).
+    /// - Returns: the timer's values at `now`.
+    /// - Complexity: O(k) for a group of k children.
+    func snapshot(at now: BootInstant, wallNow: Date) -> TimerSnapshot {
         let elapsed = elapsedNanoseconds(at: now)
         let total = totalNanoseconds
         let groupSegments: [Int64]
@@ -177,7 +174,7 @@ extension TimerRecord {
         let isGroup = !groupSegments.isEmpty
 
         let progress: ProgressSnapshot
-        var children: [TimerInfo] = []
+        var children: [TimerSnapshot.Child] = []
         var currentChild: Int?
         if isGroup {
             (progress, children, currentChild) = groupProgress(segments: groupSegments, elapsed: elapsed)
@@ -189,28 +186,23 @@ extension TimerRecord {
                 completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
                 isCancelled: state == .stopped, isPaused: state == .paused)
         }
-        let created = timestamps.string(from: createdAt)
-        let started = timestamps.string(from: startedAt)
-        return TimerInfo(
-            id: String(id), name: name, state: state, duration: totalSeconds,
+        return TimerSnapshot(
+            id: id, name: name, state: state, duration: totalSeconds,
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
-            elapsed: Double(elapsed) / 1e9, progress: progress,
-            createdAt: created, startedAt: started,
-            endedAt: endedAt.map { timestamps.string(from: $0) },
-            endsAt: state == .running ? endsAt(now: now, wallNow: wallNow).map { timestamps.string(from: $0) } : nil,
-            missed: missed ? true : nil,
-            currentChild: isGroup ? currentChild : nil, children: isGroup ? children : nil)
+            elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAt, startedAt: startedAt,
+            endedAt: endedAt, endsAt: state == .running ? endsAt(now: now, wallNow: wallNow) : nil, missed: missed,
+            currentChild: isGroup ? currentChild : nil, children: children)
     }
 
     /// A group's progress tree, built child by child, and its children's snapshots.
     private func groupProgress(
         segments groupSegments: [Int64], elapsed: Int64
-    ) -> (progress: ProgressSnapshot, children: [TimerInfo], currentChild: Int?) {
+    ) -> (progress: ProgressSnapshot, children: [TimerSnapshot.Child], currentChild: Int?) {
         // A group's total is the sum of its children's units (each rounded up on its own), so that
         // crediting every child brings the parent exactly to its total.
         let totalUnits = groupSegments.reduce(Int64(0)) { $0 + Self.unitCount(ofNanoseconds: $1) }
         var tree = ProgressTree(totalUnitCount: totalUnits)
-        var children: [TimerInfo] = []
+        var children: [TimerSnapshot.Child] = []
         var currentChild: Int?
         var offset: Int64 = 0
         for (index, segment) in groupSegments.enumerated() {
@@ -233,10 +225,10 @@ extension TimerRecord {
                 child.completedUnitCount = childDone ? childUnits : childElapsed / 1_000_000
             }
             children.append(
-                TimerInfo(
-                    id: "\(id).\(index + 1)", name: nil, state: childState,
-                    duration: Double(segment) / 1e9, remaining: Double(segment - childElapsed) / 1e9,
-                    elapsed: Double(childElapsed) / 1e9, progress: tree.children[index].node.snapshot))
+                TimerSnapshot.Child(
+                    index: index, state: childState, duration: Double(segment) / 1e9,
+                    remaining: Double(segment - childElapsed) / 1e9, elapsed: Double(childElapsed) / 1e9,
+                    progress: tree.children[index].node.snapshot))
             offset += segment
         }
         if state == .stopped { tree.cancel() }

@@ -1,5 +1,4 @@
 import TimerModel
-import TimerProtocol
 
 extension ProgressTree {
     /// The snapshot of a node without children, computed without building the node.

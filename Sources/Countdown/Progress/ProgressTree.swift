@@ -1,5 +1,4 @@
 import TimerModel
-import TimerProtocol
 
 /// A tree of work counts with the rules of Foundation's `Progress`, as a `Sendable` value.
 ///

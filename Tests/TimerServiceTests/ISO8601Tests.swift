@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import TimerModel
-@testable import TimerProtocol
+@testable import TimerService
 
 @Suite("ISO 8601 timestamps")
 struct ISO8601Tests {

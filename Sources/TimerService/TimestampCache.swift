@@ -15,20 +15,20 @@ import TimerModel
 /// stop's `createdAt`) differs for every timer, and with one entry it evicted the shared one, so
 /// each reply formatted (and allocated) two strings instead of one.
 /// The output is exactly ``ISO8601/string(from:)``'s.
-package struct TimestampCache: Sendable {
+struct TimestampCache: Sendable {
     private var recentMilliseconds: Int64 = -1
     private var recentText = ""
     private var olderMilliseconds: Int64 = -1
     private var olderText = ""
 
     /// Creates an empty cache.
-    package init() {}
+    init() {}
 
     /// The ISO 8601 form of `date`, as ``ISO8601/string(from:)`` writes it.
     ///
     /// - Parameter date: the instant.
     /// - Returns: `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond, in UTC.
-    package mutating func string(from date: Date) -> String {
+    mutating func string(from date: Date) -> String {
         let rounded = (date.timeIntervalSince1970 * 1_000).rounded()
         guard rounded >= 0, rounded < 253_402_300_800_000 else { return ISO8601.string(from: date) }
         let key = Int64(rounded)
