@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
         // Helpers shared by the test targets (a seeded generator); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
@@ -55,7 +55,8 @@ let package = Package(
             name: "CountdownTests",
             dependencies: ["Countdown", "TimerModel", "TimerProtocol", "TimerService", "TestSupport"]),
         .testTarget(
-            name: "TimerServiceTests", dependencies: ["TimerService", "Countdown", "TimerModel", "TimerProtocol"]),
+            name: "TimerServiceTests",
+            dependencies: ["TimerService", "Countdown", "TimerModel", "TimerProtocol", "TestSupport"]),
         .testTarget(
             name: "TimerDaemonTests",
             dependencies: ["TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerSystem"]),

@@ -194,35 +194,6 @@ public struct PingResult: Sendable, Hashable, Codable {
     }
 }
 
-/// A request as a client sends it.
-public struct RPCRequest<Params: Encodable & Sendable>: Encodable, Sendable {
-    /// Always `"2.0"`.
-    public var jsonrpc = "2.0"
-    /// The id the reply will carry.
-    public var id: RPCID
-    /// The method's name.
-    public var method: String
-    /// The parameters object.
-    public var params: Params
-
-    /// Creates a request.
-    public init(id: RPCID, method: RPCMethod, params: Params) {
-        self.id = id
-        self.method = method.rawValue
-        self.params = params
-    }
-}
-
-/// A reply as a client reads it: exactly one of `result` and `error` is present.
-public struct RPCResponse<Result: Decodable & Sendable>: Decodable, Sendable {
-    /// The id of the request answered (`null` when the request could not be read).
-    public var id: RPCID
-    /// The result, on success.
-    public var result: Result?
-    /// The error, on failure.
-    public var error: RPCError?
-}
-
 /// The version strings of this build.
 public enum ServiceVersion {
     /// The release version of timerd and timerctl.

@@ -1,5 +1,6 @@
 import Countdown
 import Foundation
+import TestSupport
 import Testing
 import TimerModel
 import TimerProtocol

@@ -41,9 +41,6 @@ public struct TimerEvent: Sendable, Hashable {
             case .missed: return .missed
             }
         }
-
-        /// Whether the timer is over after this event (finished, stopped or missed).
-        public var isEnding: Bool { self == .finished || self == .stopped || self == .missed }
     }
 
     /// The kinds of event, without payloads: what a subscription filters on.
