@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Builds the DatePicking DocC catalog; exits non-zero on any warning (broken symbol links included).
-# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default output /tmp/dp-doc)
+# Builds the DocC catalog of every library (Sources/<M>/<M>.docc); exits non-zero on any warning
+# (broken symbol links included).
+# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default /tmp/timerd-doc; one
+# sub-directory per module)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output="${1:-/tmp/dp-doc}"
-symbols="$(mktemp -d /tmp/dp-sg.XXXXXX)"
-trap 'rm -rf "$symbols"' EXIT
-swift build --target DatePicking \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
-# Only the module's own symbol graphs (DatePicking*.symbols.json); Foundation's would add noise.
-find "$symbols" -type f ! -name 'DatePicking*.symbols.json' -delete
-log="$(mktemp /tmp/dp-docc-log.XXXXXX)"
-status=0
-docc convert Sources/DatePicking/DatePicking.docc \
-    --additional-symbol-graph-dir "$symbols" \
-    --warnings-as-errors \
-    --output-path "$output" \
-    --fallback-display-name DatePicking \
-    --fallback-bundle-identifier datepicking 2>&1 | tee "$log" || status=$?
-if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then
-    echo "docc: failed (status $status); see the diagnostics above" >&2
-    rm -f "$log"
-    exit 1
-fi
-rm -f "$log"
-echo "docc: documentation written to $output"
+output="${1:-/tmp/timerd-doc}"
+work="$(mktemp -d /tmp/timerd-docc.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+failed=0
+for catalog in Sources/*/*.docc; do
+    module="$(basename "$catalog" .docc)"
+    symbols="$work/$module-symbols"
+    mkdir -p "$symbols"
+    swift build --target "$module" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
+    # Only the module's own symbol graphs (<Module>.symbols.json and its extensions of others).
+    find "$symbols" -type f ! -name "$module.symbols.json" ! -name "$module@*.symbols.json" -delete
+    log="$work/$module.log"
+    status=0
+    docc convert "$catalog" \
+        --additional-symbol-graph-dir "$symbols" \
+        --warnings-as-errors \
+        --output-path "$output/$module" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "$(printf '%s' "$module" | tr '[:upper:]' '[:lower:]')" 2>&1 | tee "$log" ||
+        status=$?
+    if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then
+        echo "docc: $module failed (status $status); see the diagnostics above" >&2
+        failed=1
+    fi
+done
+[ "$failed" -eq 0 ] || exit 1
+echo "docc: documentation written to $output/<Module>"
