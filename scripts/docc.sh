@@ -9,6 +9,7 @@ output="${1:-/tmp/timerd-doc}"
 work="$(mktemp -d /tmp/timerd-docc.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 failed=0
+mkdir -p "$output"
 for catalog in Sources/*/*.docc; do
     module="$(basename "$catalog" .docc)"
     symbols="$work/$module-symbols"

@@ -1,7 +1,7 @@
 /// Everything that can go wrong in the countdown engine and its protocol, with messages a person can act on.
 ///
 /// Each case's ``description`` says what was wrong and what is allowed. The daemon sends these
-/// messages verbatim in JSON-RPC error objects (see ``RPCErrorCode`` for the codes), and `timerctl`
+/// messages verbatim in JSON-RPC error objects (see `RPCErrorCode` for the codes), and `timerctl`
 /// prints them after `Error: `.
 public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A duration's text is in none of the accepted forms (see ``DurationParser``).

@@ -26,7 +26,7 @@ extension JSONValue {
     /// ``Leniency/foundationCompatible`` is how the daemon reads requests: it accepted them with
     /// `JSONDecoder` once, so a request that worked then works now. It adds a trailing comma before
     /// `]` or `}`, a UTF-8 byte order mark, and UTF-16 or UTF-32 text (found by its byte order mark or
-    /// its zero bytes, see ``utf8Text(_:)``).
+    /// its zero bytes).
     ///
     /// - Parameters:
     ///   - bytes: the text.

@@ -112,7 +112,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         self.message = message
     }
 
-    /// The error a ``CountdownError`` becomes on the wire.
+    /// The error a `CountdownError` becomes on the wire.
     ///
     /// - Parameter error: the engine's error.
     public init(_ error: CountdownError) {

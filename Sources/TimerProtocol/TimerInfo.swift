@@ -20,7 +20,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var remaining: Double
     /// Seconds counted so far (`duration - remaining`).
     public var elapsed: Double
-    /// Progress in milliseconds, with the rules of Foundation's `Progress` (see ``ProgressTree``).
+    /// Progress in milliseconds, with the rules of Foundation's `Progress` (see `ProgressTree`).
     public var progress: ProgressSnapshot
     /// When the timer was created (ISO 8601, UTC, milliseconds), on the wall clock.
     public var createdAt: String?

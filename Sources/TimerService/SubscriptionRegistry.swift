@@ -1,6 +1,6 @@
 import Countdown
 
-/// Who wants to hear about which ``TimerEvent``s: the fan-out between the engine's events and the
+/// Who wants to hear about which `TimerEvent`s: the fan-out between the engine's events and the
 /// clients. No I/O: the service asks it who receives an event and writes the lines itself.
 ///
 /// A subscription names a scope (one timer, or every timer a requester may see), the event kinds it

@@ -2,7 +2,7 @@ import Countdown
 import TimerModel
 import TimerProtocol
 
-// Reply lines, written with the product's one JSON writer (``JSONBytesWriter``), byte for byte as
+// Reply lines, written with the product's one JSON writer (`JSONBytesWriter`), byte for byte as
 // `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` wrote them before.
 extension TimerService {
     /// The error reply for a line longer than ``maximumLineBytes``.
@@ -45,7 +45,7 @@ extension TimerService {
     /// - Parameters:
     ///   - snapshot: the engine's values.
     ///   - resolvedAt: how a local `at` was resolved (only in the reply to `timer.start`).
-    /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure (the engine makes none).
+    /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure (the engine makes none).
     mutating func json(_ snapshot: TimerSnapshot, resolvedAt: LocalTimeResolution? = nil) throws -> [UInt8] {
         var info = TimerInfo(snapshot, timestamps: &timestamps)
         info.resolvedAt = resolvedAt
@@ -57,7 +57,7 @@ extension TimerService {
     /// Timers as the protocol sends an array of them.
     ///
     /// - Parameter snapshots: the engine's values.
-    /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure (the engine makes none).
+    /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure (the engine makes none).
     /// - Complexity: O(n) in the number of timers.
     mutating func json(_ snapshots: [TimerSnapshot]) throws -> [UInt8] {
         var writer = JSONBytesWriter(capacity: 512 * snapshots.count + 2)
@@ -74,8 +74,8 @@ extension TimerService {
     ///
     /// - Parameters:
     ///   - id: the request's id (`nil` for a notification: no reply).
-    ///   - result: what the reload read, or the error (``RPCErrorCode/reloadFailed``,
-    ///     ``RPCErrorCode/permissionDenied``).
+    ///   - result: what the reload read, or the error (`RPCErrorCode.reloadFailed`,
+    ///     `RPCErrorCode.permissionDenied`).
     /// - Returns: the reply line without the newline, or `nil` for a notification.
     public static func reloadReply(id: RPCID?, _ result: Result<ReloadResult, RPCError>) -> [UInt8]? {
         guard let id else { return nil }

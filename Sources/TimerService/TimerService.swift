@@ -13,7 +13,7 @@ import TimerProtocol
 ///
 /// Wire format (docs/protocol.md): one JSON object per line, UTF-8, at most ``maximumLineBytes``.
 /// Parameters are by name. A request without `id` is a notification: it runs and gets no reply.
-/// Batches (arrays) are refused with `-32600`. Error codes are in ``RPCErrorCode``.
+/// Batches (arrays) are refused with `-32600`. Error codes are in `RPCErrorCode`.
 public struct TimerService: Sendable {
     /// The longest request line accepted, newline excluded: 64 KiB.
     public static let maximumLineBytes = 65_536
@@ -49,7 +49,7 @@ public struct TimerService: Sendable {
     /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
     /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
     /// timerd installs one built on `DatePicking.LocalTimeResolver`, so that `timerctl` itself need
-    /// not load the time-zone and calendar data. It throws an ``RPCError`` the client can act on.
+    /// not load the time-zone and calendar data. It throws an `RPCError` the client can act on.
     public var localTimeResolver:
         (
             @Sendable (_ text: String, _ timeZone: String, _ minuteInterval: Int, _ now: Date) throws ->

@@ -14,7 +14,7 @@ import TimerModel
 /// Two entries, the least recently used replaced: a reply's other instant (a start's `endsAt`, a
 /// stop's `createdAt`) differs for every timer, and with one entry it evicted the shared one, so
 /// each reply formatted (and allocated) two strings instead of one.
-/// The output is exactly ``ISO8601/string(from:)``'s.
+/// The output is exactly `ISO8601.string(from:)`'s.
 struct TimestampCache: Sendable {
     private var recentMilliseconds: Int64 = -1
     private var recentText = ""
@@ -24,7 +24,7 @@ struct TimestampCache: Sendable {
     /// Creates an empty cache.
     init() {}
 
-    /// The ISO 8601 form of `date`, as ``ISO8601/string(from:)`` writes it.
+    /// The ISO 8601 form of `date`, as `ISO8601.string(from:)` writes it.
     ///
     /// - Parameter date: the instant.
     /// - Returns: `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond, in UTC.

@@ -45,7 +45,7 @@ public struct EngineSnapshot: Sendable, Codable, Hashable {
 /// only its own timers, and someone else's timer is reported exactly like a missing one;
 /// `nil` (root, or a program embedding the engine) sees all.
 public struct TimerEngine: Sendable {
-    /// The most durations one timer (group) may have (``TimerLimits/maximumGroupSize``).
+    /// The most durations one timer (group) may have (`TimerLimits.maximumGroupSize`).
     public static let maximumGroupSize = TimerLimits.maximumGroupSize
 
     private struct NameKey: Hashable, Sendable {
@@ -109,13 +109,13 @@ public struct TimerEngine: Sendable {
     ///
     /// - Parameters:
     ///   - durations: seconds, each > 0 and ≤ 366 days, together ≤ 366 days; 1 to 100 of them.
-    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     /// - Returns: the new timer, running.
-    /// - Throws: ``CountdownError/groupSizeOutOfRange(_:)``, ``CountdownError/durationOutOfRange(_:)``,
-    ///   ``CountdownError/groupTooLong(_:)``, ``CountdownError/invalidName(_:)``,
-    ///   ``CountdownError/nameInUse(_:id:)``, ``CountdownError/quotaExceeded(limit:)``.
+    /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
+    ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
+    ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
@@ -132,11 +132,11 @@ public struct TimerEngine: Sendable {
     ///
     /// - Parameters:
     ///   - deadline: the wall-clock instant; more than 0 and at most 366 days from now.
-    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     /// - Returns: the new timer, running.
-    /// - Throws: ``CountdownError/deadlineOutOfRange(_:now:)`` when `deadline` is not in the next 366 days,
+    /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
     ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
     public mutating func start(
         at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
@@ -219,7 +219,7 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the stopped timer.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   when it already finished or was stopped.
     /// - Complexity: O(log n).
     public mutating func stop(
@@ -237,7 +237,7 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the paused timer.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   unless it is running.
     /// - Complexity: O(log n).
     public mutating func pause(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
@@ -266,7 +266,7 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the running timer.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   unless it is paused.
     /// - Complexity: O(log n).
     public mutating func resume(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
@@ -295,7 +295,7 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: its snapshot.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``.
+    /// - Throws: `CountdownError.timerNotFound(_:)`.
     public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
         -> TimerSnapshot
     {

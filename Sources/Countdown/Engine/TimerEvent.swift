@@ -7,7 +7,7 @@
 /// Something that happened to a timer, as the engine reports it to its owner.
 ///
 /// The engine appends events to a buffer while ``TimerEngine/eventRecording`` is
-/// ``TimerEngine/EventRecording/on``; the owner takes them with ``TimerEngine/takeEvents()`` after
+/// ``TimerEngine/EventRecording/buffered``; the owner takes them with ``TimerEngine/takeEvents()`` after
 /// each operation or firing and fans them out (the service's subscription registry does). Within one
 /// buffer, events are in the order they happened; a firing that crosses several boundaries of a
 /// group reports each step, then the finish.
