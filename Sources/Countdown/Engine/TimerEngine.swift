@@ -6,30 +6,6 @@ import TimerModel
     import Foundation
 #endif
 
-/// A timer that just ended.
-public struct TimerEnding: Sendable, Hashable {
-    /// The timer as it ended: `state` says how (`finished` or `stopped`).
-    public var timer: TimerSnapshot
-}
-
-/// What the engine persists: enough to rebuild every timer after a restart.
-public struct EngineSnapshot: Sendable, Codable, Hashable {
-    /// The next id to hand out; ids are never reused within one state.
-    public var nextID: UInt64
-    /// Every timer the engine holds, live ones and the ended history, by ascending id.
-    public var timers: [TimerRecord]
-
-    /// Creates a snapshot, as a store that keeps the state outside the engine rebuilds it.
-    ///
-    /// - Parameters:
-    ///   - nextID: the next id to hand out.
-    ///   - timers: every timer, by ascending id.
-    public init(nextID: UInt64, timers: [TimerRecord]) {
-        self.nextID = nextID
-        self.timers = timers
-    }
-}
-
 /// The countdown engine: timers and groups that count down on the boot-time clock.
 ///
 /// Every operation returns values (``TimerSnapshot``), never wire text; with
@@ -48,7 +24,7 @@ public struct TimerEngine: Sendable {
     /// The most durations one timer (group) may have (`TimerLimits.maximumGroupSize`).
     public static let maximumGroupSize = TimerLimits.maximumGroupSize
 
-    private struct NameKey: Hashable, Sendable {
+    struct NameKey: Hashable, Sendable {
         var owner: UInt32
         var name: String
     }
@@ -64,11 +40,11 @@ public struct TimerEngine: Sendable {
     public var historyMaximumAge: Double?
 
     var timers = RecordTable()
-    private var liveNames: [NameKey: UInt64] = [:]
-    private var endedOrder: [UInt64] = []
-    private var queue = DeadlineQueue()
-    private(set) var nextID: UInt64 = 1
-    private var liveTotal = 0
+    var liveNames: [NameKey: UInt64] = [:]
+    var endedOrder: [UInt64] = []
+    var queue = DeadlineQueue()
+    var nextID: UInt64 = 1
+    var liveTotal = 0
     /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
     var events: [TimerEvent] = []
     /// Whether the engine keeps ``TimerEvent``s for its owner; `discarded` (the default) costs nothing.
@@ -360,71 +336,6 @@ public struct TimerEngine: Sendable {
         return endings
     }
 
-    // MARK: - Persistence
-
-    /// Everything needed to rebuild the engine after a restart.
-    public var snapshot: EngineSnapshot {
-        EngineSnapshot(nextID: nextID, timers: timers.values.sorted { $0.id < $1.id })
-    }
-
-    /// Rebuilds the engine from a snapshot taken by an earlier run.
-    ///
-    /// On the same boot (`sameBoot`), running timers go on from their boot-time deadlines, so the
-    /// downtime counts. After a reboot the boot-time clock started again from zero, so each running
-    /// timer's start is recomputed from the wall clock. A timer whose deadline passed while nothing
-    /// ran is finished once, with `missed: true` and its original end time (like systemd's
-    /// `Persistent=true`, systemd.timer(5)). Paused timers keep their remaining time.
-    ///
-    /// - Parameters:
-    ///   - snapshot: what ``snapshot`` returned in the earlier run.
-    ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
-    /// - Returns: the timers finished as missed.
-    public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
-        timers = RecordTable()
-        liveNames = [:]
-        endedOrder = []
-        queue = DeadlineQueue()
-        liveTotal = 0
-        nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
-        let now = clock.now()
-        let wall = clock.wallNow()
-        var missed: [TimerEnding] = []
-        for var record in snapshot.timers {
-            if record.state == .running, let wallDeadline = record.wallDeadline {
-                // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it).
-                let elapsed = min(max(wall.timeIntervalSince(record.startedAt), 0), 4e9)
-                let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
-                record.rebase(
-                    now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
-            } else if record.state == .running, !sameBoot {
-                let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
-                record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
-            }
-            timers[record.id] = record
-            if record.state.isLive {
-                liveTotal += 1
-                if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
-            } else {
-                endedOrder.append(record.id)
-            }
-            if let deadline = record.deadline {
-                if deadline <= now {
-                    let endedAt =
-                        record.wallDeadline ?? wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9)
-                    timers[record.id]?.missed = true
-                    missed.append(end(record.id, as: .finished, at: now, wall: endedAt, reportedAs: .missed))
-                } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
-                    queue.schedule(record.id, at: wake)
-                }
-            }
-        }
-        endedOrder.sort {
-            (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
-        }
-        trimHistory()
-        return missed
-    }
-
     // MARK: - Internals
 
     private func resolve(_ reference: TimerReference, requester: UInt32?) throws(CountdownError) -> UInt64 {
@@ -458,7 +369,7 @@ public struct TimerEngine: Sendable {
         }
     }
 
-    private mutating func end(
+    mutating func end(
         _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil
     ) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
@@ -481,7 +392,7 @@ public struct TimerEngine: Sendable {
         return TimerEnding(timer: snapshot)
     }
 
-    private mutating func trimHistory() {
+    mutating func trimHistory() {
         trimHistoryByAge()
         guard endedOrder.count > historyLimit else { return }
         let excess = endedOrder.count - historyLimit
