@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// The timer service: the DatePicking and Countdown libraries, the timerd daemon and the timerctl CLI.
+// The timer service: the libraries DatePicking (picker model), TimerModel (shared rules), TimerProtocol
+// (wire), Countdown (engine) and TimerService (routing, subscriptions), the timerd daemon and the timerctl CLI.
 // No package dependencies: the toolchain's Foundation, Dispatch, Synchronization and Glibc only.
 import PackageDescription
 
@@ -24,6 +25,7 @@ let package = Package(
         .target(name: "TimerModel"),
         // The wire: JSON-RPC messages, the one JSON reader and writer, TimerInfo. FoundationEssentials only.
         .target(name: "TimerProtocol", dependencies: ["TimerModel"]),
+        // The engine (timers, groups, deadline queue, ProgressTree): values and typed events, never wire text.
         .target(name: "Countdown", dependencies: ["TimerModel"]),
         // Request routing and subscriptions, no I/O: engine values in, protocol lines out.
         .target(name: "TimerService", dependencies: ["Countdown", "TimerModel", "TimerProtocol"]),
@@ -46,7 +48,7 @@ let package = Package(
             path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking"], exclude: ["Resources"]),
-        // Helpers shared by the test targets (a seeded generator); not part of any product.
+        // Helpers shared by the test targets (a seeded generator, a JSONDecoder-based reply); not in any product.
         .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),

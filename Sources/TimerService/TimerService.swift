@@ -68,12 +68,8 @@ public struct TimerService: Sendable {
             outcome.reply = Self.errorLine(id: .null, RPCError(.invalidRequest, Self.tooLongMessage))
             return outcome
         }
-        let value: JSONValue
-        do {
-            // What JSONDecoder accepted once is still accepted (trailing commas, UTF-16 …).
-            guard let parsed = JSONValue(parsing: line, leniency: .foundationCompatible) else { throw ParseFailure() }
-            value = parsed
-        } catch {
+        // What JSONDecoder accepted once is still accepted (trailing commas, a BOM, UTF-16 …).
+        guard let value = JSONValue(parsing: line, leniency: .foundationCompatible) else {
             outcome.reply = Self.errorLine(
                 id: .null, RPCError(.parseError, "request is not valid JSON: send one JSON-RPC 2.0 object per line"))
             return outcome
@@ -178,8 +174,6 @@ public struct TimerService: Sendable {
         }
         return wakeups
     }
-
-    private struct ParseFailure: Error {}
 
     private static func readID(_ value: JSONValue?) -> RPCID? {
         switch value {
