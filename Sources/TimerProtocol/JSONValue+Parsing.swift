@@ -183,13 +183,7 @@ private struct JSONByteParser {
             switch bytes[index] {
             case UInt8(ascii: ","):
                 index += 1
-                if allowsTrailingComma {
-                    skipWhitespace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        return .object(object)
-                    }
-                }
+                if skipsTrailingComma(before: UInt8(ascii: "}")) { return .object(object) }
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(object)
@@ -215,19 +209,22 @@ private struct JSONByteParser {
             switch bytes[index] {
             case UInt8(ascii: ","):
                 index += 1
-                if allowsTrailingComma {
-                    skipWhitespace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                        index += 1
-                        return .array(array)
-                    }
-                }
+                if skipsTrailingComma(before: UInt8(ascii: "]")) { return .array(array) }
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(array)
             default: return nil
             }
         }
+    }
+
+    /// After a comma: whether a trailing comma is allowed and `close` follows (then consumed).
+    private mutating func skipsTrailingComma(before close: UInt8) -> Bool {
+        guard allowsTrailingComma else { return false }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close else { return false }
+        index += 1
+        return true
     }
 
     /// A string starting at the opening quote.

@@ -147,7 +147,7 @@ public struct TimerService: Sendable {
     /// Whether `waiter` is a `timer.wait` still waiting.
     ///
     /// - Parameter waiter: the token of the request.
-    public func isWaiting(_ waiter: WaiterID) -> Bool { pendingWaits[waiter] != nil }
+    public func isWaiting(_ waiter: WaiterID) -> Bool { subscriptions.isSubscribed(waiter) }
 
     /// Forgets the wait of a client that went away.
     ///
