@@ -1,5 +1,7 @@
 // swift-tools-version:6.0
-// The timer service: the DatePicking and Countdown libraries, the timerd daemon and the timerctl CLI.
+// The timer service: the libraries DatePicking (picker model), TimerModel (shared rules), TimerProtocol
+// (wire), Countdown (engine), TimerService (routing, subscriptions) and TimerStorage (stores), the timerd
+// daemon and the timerctl CLI.
 // No package dependencies: the toolchain's Foundation, Dispatch, Synchronization and Glibc only.
 import PackageDescription
 
@@ -7,7 +9,10 @@ let package = Package(
     name: "timerd",
     products: [
         .library(name: "DatePicking", targets: ["DatePicking"]),
+        .library(name: "TimerModel", targets: ["TimerModel"]),
+        .library(name: "TimerProtocol", targets: ["TimerProtocol"]),
         .library(name: "Countdown", targets: ["Countdown"]),
+        .library(name: "TimerService", targets: ["TimerService"]),
         .library(name: "TimerStorage", targets: ["TimerStorage"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
@@ -17,39 +22,73 @@ let package = Package(
         // Headers only: everything it declares lives in the C library itself.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "DatePicking"),
-        .target(name: "Countdown"),
+        // The vocabulary every layer shares (states, names, references, the duration grammar and its
+        // limits, progress snapshots, ISO 8601 text, the engine's error): FoundationEssentials only.
+        .target(name: "TimerModel"),
+        // The wire: JSON-RPC messages, the one JSON reader and writer, TimerInfo. FoundationEssentials only.
+        .target(name: "TimerProtocol", dependencies: ["TimerModel"]),
+        // The engine (timers, groups, deadline queue, ProgressTree): values and typed events, never wire text.
+        .target(name: "Countdown", dependencies: ["TimerModel"]),
+        // Request routing and subscriptions, no I/O: engine values in, protocol lines out.
+        .target(name: "TimerService", dependencies: ["Countdown", "TimerModel", "TimerProtocol"]),
+        // The OS layer: owned descriptors, Errno, every syscall, epoll, timerfd, sockets, sd_notify.
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
         // The `TimerStore` protocol and its file-journal and memory implementations.
-        .target(name: "TimerStorage", dependencies: ["Countdown", "TimerSystem"]),
+        .target(name: "TimerStorage", dependencies: ["Countdown", "TimerModel", "TimerSystem"]),
+        // The command-line table and scanner shared by timerctl and timerd (help is rendered from it).
+        .target(name: "CommandLineTable"),
+        // The composition root, event loop, connections, configuration and systemd integration.
         .target(
             name: "TimerDaemon",
-            dependencies: ["Countdown", "DatePicking", "TimerStorage", "TimerSystem", "CLinux", "CommandLineTable"]),
-        // No DatePicking here: it links full Foundation (ICU), which would double timerctl's start-up
-        // time; timerd resolves local `--at` times instead (docs/performance.md).
-        .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem", "CommandLineTable"]),
-        // s9ctl: the command-line table and scanner shared by timerctl and timerd, and shared test helpers.
-        .target(name: "CommandLineTable"),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
+            dependencies: [
+                "Countdown", "TimerService", "TimerProtocol", "TimerModel", "TimerStorage", "DatePicking",
+                "TimerSystem", "CommandLineTable",
+            ]
+        ),
+        // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
+        // run; timerd resolves local `--at` times instead (docs/performance.md).
+        .target(name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
-        .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
+        .executableTarget(
+            name: "EngineBenchmark", dependencies: ["Countdown", "TimerModel"],
+            path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
+        // Helpers shared by the test targets (a seeded generator, fixed instants, a reference reply
+        // reader); not in any product.
+        .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking", "TestSupport"], exclude: ["Resources"]),
-        .testTarget(name: "CountdownTests", dependencies: ["Countdown", "TestSupport"]),
+        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
+        .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
+        // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
+        .testTarget(
+            name: "CountdownTests",
+            dependencies: ["Countdown", "TimerModel", "TimerProtocol", "TimerService", "TestSupport"]),
+        .testTarget(
+            name: "TimerServiceTests",
+            dependencies: ["TimerService", "Countdown", "TimerModel", "TimerProtocol", "TestSupport"]),
+        .testTarget(
+            name: "TimerStorageTests",
+            dependencies: ["TimerStorage", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
+        .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
         .testTarget(
             name: "TimerDaemonTests",
-            dependencies: ["TimerDaemon", "Countdown", "TimerStorage", "TimerSystem", "TestSupport"],
+            dependencies: [
+                "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage", "TimerSystem",
+                "TestSupport",
+            ],
             exclude: ["Golden"]),
-        .testTarget(name: "TimerStorageTests", dependencies: ["TimerStorage", "Countdown", "TimerSystem", "TestSupport"]),
         .testTarget(
-            name: "TimerControlTests", dependencies: ["TimerControl", "Countdown", "CommandLineTable"],
+            name: "TimerControlTests", dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "TestSupport", "timerd", "timerctl"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "TestSupport", "timerd", "timerctl",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

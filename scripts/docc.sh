@@ -1,42 +1,39 @@
 #!/usr/bin/env bash
-# Builds the DocC catalog of every library listed below; exits non-zero on any warning (broken
-# symbol links included). Each catalog is Sources/<Module>/<Module>.docc.
-# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default output /tmp/dp-doc; one
-# subdirectory per module, e.g. /tmp/dp-doc/DatePicking)
+# Builds the DocC catalog of every library (Sources/<M>/<M>.docc); exits non-zero on any warning
+# (broken symbol links included).
+# Usage: scripts/docc.sh [output-dir]   (run from anywhere; default /tmp/timerd-doc; one
+# sub-directory per module)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output="${1:-/tmp/dp-doc}"
+output="${1:-/tmp/timerd-doc}"
+work="$(mktemp -d /tmp/timerd-docc.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+failed=0
 mkdir -p "$output"
-# One module a line. ":package" documents `package` declarations too, for libraries whose API is
-# `package` (shared between this package's own targets, not public).
-modules=(
-    DatePicking
-    TimerStorage
-    TimerSystem
-)
-for entry in "${modules[@]}"; do
-    module="${entry%%:*}"
+for catalog in Sources/*/*.docc; do
+    module="$(basename "$catalog" .docc)"
+    symbols="$work/$module-symbols"
+    mkdir -p "$symbols"
+    # Libraries whose API is `package` (shared by this package's targets only) document that level.
     access=()
-    [ "$entry" = "$module:package" ] && access=(-Xswiftc -symbol-graph-minimum-access-level -Xswiftc package)
-    symbols="$(mktemp -d /tmp/dp-sg.XXXXXX)"
-    log="$(mktemp /tmp/dp-docc-log.XXXXXX)"
+    case "$module" in CommandLineTable) access=(-Xswiftc -symbol-graph-minimum-access-level -Xswiftc package) ;; esac
     swift build --target "$module" "${access[@]}" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
-    # Only the module's own symbol graphs (<Module>*.symbols.json); Foundation's would add noise.
-    find "$symbols" -type f ! -name "$module*.symbols.json" -delete
+    # Only the module's own symbol graphs (<Module>.symbols.json and its extensions of others).
+    find "$symbols" -type f ! -name "$module.symbols.json" ! -name "$module@*.symbols.json" -delete
+    log="$work/$module.log"
     status=0
-    docc convert "Sources/$module/$module.docc" \
+    docc convert "$catalog" \
         --additional-symbol-graph-dir "$symbols" \
         --warnings-as-errors \
         --output-path "$output/$module" \
         --fallback-display-name "$module" \
-        --fallback-bundle-identifier "$(printf '%s' "$module" | tr '[:upper:]' '[:lower:]')" 2>&1 | tee "$log" || status=$?
-    failed=0
-    if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then failed=1; fi
-    rm -rf "$symbols" "$log"
-    if [ "$failed" -ne 0 ]; then
+        --fallback-bundle-identifier "$(printf '%s' "$module" | tr '[:upper:]' '[:lower:]')" 2>&1 | tee "$log" ||
+        status=$?
+    if [ "$status" -ne 0 ] || grep -qiE '^(warning|error)|: (warning|error):' "$log"; then
         echo "docc: $module failed (status $status); see the diagnostics above" >&2
-        exit 1
+        failed=1
     fi
-    echo "docc: $module documentation written to $output/$module"
 done
+[ "$failed" -eq 0 ] || exit 1
+echo "docc: documentation written to $output/<Module>"

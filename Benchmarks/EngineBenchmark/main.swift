@@ -70,7 +70,7 @@ for _ in 0..<rounds {
         Double(count)
             / seconds {
                 for duration in durations {
-                    if let info = try? engine.start(durations: [duration]) { sink &+= info.id.utf8.count }
+                    if let info = try? engine.start(durations: [duration]) { sink &+= Int(truncatingIfNeeded: info.id) }
                 }
             })
     bytesPerTimer.append(Double(residentKilobytes() - before) * 1_024 / Double(count))
@@ -78,7 +78,7 @@ for _ in 0..<rounds {
         Double(count)
             / seconds {
                 for id in order {
-                    if let ending = try? engine.stop(.id(id)) { sink &+= ending.waiters.count }
+                    if let ending = try? engine.stop(.id(id)) { sink &+= Int(truncatingIfNeeded: ending.timer.id) }
                 }
             })
     precondition(engine.liveCount == 0, "every timer was cancelled")

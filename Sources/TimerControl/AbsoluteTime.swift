@@ -1,5 +1,6 @@
-import Countdown
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// What `timerctl start --at TIME` asked for, checked locally and sent to timerd.
@@ -29,38 +30,16 @@ struct AbsoluteTime: Equatable {
             }
             return AbsoluteTime(text: text, timeZone: nil, minuteInterval: nil)
         }
-        guard isLocalTime(text) else {
+        guard LocalTimeText(parsing: text) != nil else {
             throw .usage(
-                "invalid --at time \"\(text)\": use HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS] (local time), or an ISO 8601 "
+                "invalid --at time \"\(text)\": \(LocalTimeText.accepted) (local time), or an ISO 8601 "
                     + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)",
                 verb: .start)
         }
-        if let minuteInterval, !(1...30).contains(minuteInterval) || 60 % minuteInterval != 0 {
-            throw .usage(
-                "--minute-interval must divide 60 and be 1 to 30 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30), got \(minuteInterval)",
-                verb: .start)
+        if let minuteInterval, !MinuteInterval.isValid(minuteInterval) {
+            throw .usage("--minute-interval \(MinuteInterval.rule), got \(minuteInterval)", verb: .start)
         }
         return AbsoluteTime(text: text, timeZone: localTimeZoneName(), minuteInterval: minuteInterval)
-    }
-
-    /// `HH:MM[:SS]` or `YYYY-MM-DD(T| )HH:MM[:SS]` with fields in range (the calendar check is timerd's).
-    static func isLocalTime(_ text: String) -> Bool {
-        var time = Substring(text)
-        if let separator = text.firstIndex(where: { $0 == "T" || $0 == " " }) {
-            let date = text[..<separator].split(separator: "-", omittingEmptySubsequences: false)
-            guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
-                date.allSatisfy({ $0.allSatisfy(\.isWholeNumberDigit) }), let month = Int(date[1]),
-                let day = Int(date[2]),
-                (1...12).contains(month), (1...31).contains(day)
-            else { return false }
-            time = text[text.index(after: separator)...]
-        }
-        let fields = time.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 2 || fields.count == 3,
-            fields.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isWholeNumberDigit) }),
-            let hour = Int(fields[0]), let minute = Int(fields[1]), hour < 24, minute < 60
-        else { return false }
-        return fields.count == 2 || (Int(fields[2]) ?? 60) < 60
     }
 
     /// The system's time zone name, the way the C library finds it (man tzset(3)): `TZ` (an IANA
@@ -108,9 +87,4 @@ struct AbsoluteTime: Equatable {
         if let adjustment = timer.resolvedAt?.adjustment, adjustment != "exact" { line += "; \(text) \(adjustment)" }
         return line + "\n"
     }
-}
-
-extension Character {
-    /// `0`…`9` (ASCII only).
-    fileprivate var isWholeNumberDigit: Bool { isASCII && isNumber }
 }

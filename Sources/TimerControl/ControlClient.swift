@@ -1,7 +1,8 @@
 import CLinux
-import Countdown
 import FoundationEssentials
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// A connection to timerd: sends JSON-RPC requests and reads their replies, one line each.
@@ -147,27 +148,35 @@ final class ControlClient {
         }
     }
 
-    /// Decodes a reply line into its id and its result or error.
-    static func decode<Result: Decodable & Sendable>(_ line: [UInt8], as type: Result.Type) throws(ControlError)
-        -> RPCResponse<Result>
+    /// A reply as read: the id of the request answered, and its result or error.
+    struct Response<Result> {
+        var id: RPCID
+        var result: Result?
+        var error: RPCError?
+    }
+
+    /// Decodes a reply line into its id and its result or error, with the product's one JSON reader.
+    static func decode<Result: JSONReadable>(_ line: [UInt8], as type: Result.Type) throws(ControlError)
+        -> Response<Result>
     {
+        let response: Response<Result>
         do {
-            let response = try JSONDecoder().decode(RPCResponse<Result>.self, from: Data(line))
-            if response.result == nil && response.error == nil {
-                throw ControlError.protocolError("no result and no error")
-            }
-            return response
-        } catch let error as ControlError {
-            throw error
+            let reply = try RPCReply(line: line)
+            response = Response(
+                id: reply.id,
+                result: try reply.result.map { value throws(JSONShapeError) in try Result(json: value) },
+                error: reply.error)
         } catch {
             throw .protocolError(String(decoding: line.prefix(200), as: UTF8.self))
         }
+        if response.result == nil && response.error == nil { throw .protocolError("no result and no error") }
+        return response
     }
 
     /// Sends a request and waits (10 s at most) for its result.
     ///
     /// - Throws: ``ControlError/failed(_:)`` with the daemon's error, or a connection error.
-    func call<Result: Decodable & Sendable>(
+    func call<Result: JSONReadable>(
         _ method: RPCMethod, _ params: some RequestParams, as type: Result.Type, timeoutMilliseconds: Int32 = 10_000
     ) throws(ControlError) -> Result {
         let id = try send(method, params)

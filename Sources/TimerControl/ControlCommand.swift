@@ -1,6 +1,7 @@
-import Countdown
 import FoundationEssentials
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// Where `timerctl` writes: stdout for data, stderr for messages and progress bars.
@@ -88,7 +89,7 @@ public enum ControlCommand {
                     try DurationParser.seconds(from: text)
                 }
                 if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
-                if durations.count > TimerEngine.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
+                if durations.count > TimerLimits.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
             } catch {
                 throw .usage(error.description, verb: verb)
             }
@@ -214,14 +215,16 @@ public enum ControlCommand {
         }
     }
 
-    /// Pretty-printed JSON with sorted keys, newline-terminated: the documented `--json` output.
-    static func json(_ value: some Encodable) throws(ControlError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    /// Pretty-printed JSON with sorted keys, newline-terminated: the documented `--json` output,
+    /// byte for byte what `JSONEncoder` with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes` printed (written by the product's one JSON writer).
+    static func json(_ value: some JSONWritable) throws(ControlError) -> String {
+        var writer = JSONBytesWriter()
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+            try value.write(to: &writer)
         } catch {
-            throw .protocolError("cannot encode output: \(error)")
+            throw .protocolError("cannot encode output: a figure is not a finite number")
         }
+        return String(decoding: JSONBytesWriter.prettyPrinted(writer.bytes), as: UTF8.self) + "\n"
     }
 }

@@ -1,4 +1,5 @@
-import Countdown
+import TimerModel
+import TimerProtocol
 
 /// Every way a `timerctl` command can fail, each with its exit status (sysexits.h, DAEMON.md §5).
 public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import CommandLineTable
+import TimerModel
+import TimerProtocol
 
 /// A parsed `timerctl` command line.
 public struct ControlOptions: Sendable, Equatable {

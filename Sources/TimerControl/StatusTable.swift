@@ -1,4 +1,5 @@
-import Countdown
+import TimerModel
+import TimerProtocol
 
 /// Formats timers for people: the `status` table, progress bars, and one-line confirmations.
 enum StatusTable {

@@ -1,4 +1,6 @@
-import Countdown
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerSystem
 
 /// The clients' I/O: the only code that moves bytes between a client socket and its

@@ -1,6 +1,9 @@
 import Countdown
 import Foundation
 import Glibc
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerStorage
 import TimerSystem
 
@@ -52,7 +55,7 @@ extension Daemon {
         if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
             queue(reply, to: connection)
-        } else if service.engine.isWaiting(waiter) {
+        } else if service.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }

@@ -1,6 +1,9 @@
 import Countdown
 import Foundation
 import Glibc
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerStorage
 import TimerSystem
 
@@ -95,7 +98,7 @@ public final class Daemon {
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
         for ending in missed {
             log(
-                "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt ?? "?"))"
+                "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt.map { ISO8601.string(from: $0) } ?? "?"))"
             )
         }
         // 4. The listener.

@@ -1,5 +1,7 @@
 import Countdown
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// timerd's entry point: parse, run, map the outcome to an exit status.

@@ -1,6 +1,8 @@
 import Countdown
 import Foundation
 import Glibc
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// timerd's configuration file: `KEY=VALUE` lines, `#` comments and blank lines.

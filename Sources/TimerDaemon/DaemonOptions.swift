@@ -1,5 +1,7 @@
 import CommandLineTable
 import Countdown
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// timerd's command line.

@@ -1,6 +1,9 @@
 import Countdown
 import DatePicking
 import Foundation
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// Resolves the local wall times of `timer.start` (`"at": "14:30", "timeZone": "Europe/Paris"`) with
 /// the date picker's rules (``DatePicking/LocalTimeResolver``), on behalf of `timerctl`, which then
@@ -19,20 +22,26 @@ enum LocalTimes {
             throw RPCError(
                 .invalidParams, "unknown time zone \"\(zoneName)\": use an IANA name such as Europe/Paris or UTC")
         }
+        let invalid = RPCError(
+            .invalidParams,
+            "invalid local time \"\(text)\": \(LocalTimeText.accepted), or an ISO 8601 "
+                + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)")
+        // The one grammar (TimerProtocol) reads the text; the date picker's rules give the instant.
+        guard let wall = LocalTimeText(parsing: text.trimmingCharacters(in: .whitespaces)), wall.isCalendarDate else {
+            throw invalid
+        }
+        guard MinuteInterval.isValid(minuteInterval) else {
+            throw RPCError(.invalidParams, "minuteInterval \(MinuteInterval.rule), got \(minuteInterval)")
+        }
         let resolution: LocalTimeResolver.Resolution
         do {
             resolution = try LocalTimeResolver.resolve(
-                text, now: now, timeZone: zone, calendar: Calendar(identifier: .gregorian),
-                minuteInterval: minuteInterval)
-        } catch DatePickingError.invalidMinuteInterval(let interval) {
-            throw RPCError(
-                .invalidParams,
-                "minuteInterval must divide 60 and be 1 to 30 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30), got \(interval)")
+                LocalTimeResolver.LocalTime(
+                    year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
+                    second: wall.second),
+                now: now, timeZone: zone, calendar: Calendar(identifier: .gregorian), minuteInterval: minuteInterval)
         } catch {
-            throw RPCError(
-                .invalidParams,
-                "invalid local time \"\(text)\": use HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS], or an ISO 8601 "
-                    + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)")
+            throw invalid
         }
         var style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon)
         style.timeZone = zone

@@ -1,4 +1,7 @@
 import Countdown
+import TimerModel
+import TimerProtocol
+import TimerService
 import TimerSystem
 
 /// The daemon's side of the service manager: when to send `READY=1`, `STATUS=`, `WATCHDOG=1`,
@@ -87,7 +90,7 @@ final class SystemdLink {
     ///
     /// - Parameter timers: the live timers.
     /// - Returns: one short line.
-    static func statusLine(_ timers: [TimerInfo]) -> String {
+    static func statusLine(_ timers: [TimerSnapshot]) -> String {
         let running = timers.filter { $0.state == .running }
         let paused = timers.count - running.count
         var parts: [String] = []

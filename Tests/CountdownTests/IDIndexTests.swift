@@ -1,5 +1,7 @@
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import Countdown
 

@@ -1,6 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import Countdown
 

@@ -1,4 +1,6 @@
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import Countdown
 

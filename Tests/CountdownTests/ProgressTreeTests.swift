@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import Countdown
 

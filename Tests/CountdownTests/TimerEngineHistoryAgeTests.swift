@@ -1,6 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import Countdown
 
@@ -31,11 +33,11 @@ struct TimerEngineHistoryAgeTests {
         clock.advance(bySeconds: 7 * day)  // exactly 7 days: still kept
         _ = try engine.start(durations: [60])
         _ = try engine.stop(.id(2))
-        #expect(engine.list(includeEnded: true).map(\.id) == ["1", "2"])
+        #expect(engine.list(includeEnded: true).map(\.id) == [1, 2])
         clock.advance(bySeconds: 1)  // 7 days and 1 s after timer 1 ended
         _ = try engine.start(durations: [60])
         _ = try engine.stop(.id(3))
-        #expect(engine.list(includeEnded: true).map(\.id) == ["2", "3"])
+        #expect(engine.list(includeEnded: true).map(\.id) == [2, 3])
         #expect(engine.snapshot.timers.map(\.id) == [2, 3])
     }
 
@@ -45,13 +47,13 @@ struct TimerEngineHistoryAgeTests {
         _ = try engine.start(durations: [60])  // 1: finishes after 60 s
         _ = try engine.start(durations: [7_200])  // 2: still running when 1 is trimmed
         clock.advance(bySeconds: 60)
-        #expect(engine.fireDueTimers().map(\.timer.id) == ["1"])
+        #expect(engine.fireDueTimers().map(\.timer.id) == [1])
         clock.advance(bySeconds: 3_600)
         #expect(engine.fireDueTimers().isEmpty)
-        #expect(engine.list(includeEnded: true).map(\.id) == ["1", "2"])  // exactly 1 h: kept
+        #expect(engine.list(includeEnded: true).map(\.id) == [1, 2])  // exactly 1 h: kept
         clock.advance(bySeconds: 0.001)
         #expect(engine.fireDueTimers().isEmpty)
-        #expect(engine.list(includeEnded: true).map(\.id) == ["2"])  // live timers are never dropped
+        #expect(engine.list(includeEnded: true).map(\.id) == [2])  // live timers are never dropped
     }
 
     @Test("Restore drops ended timers that aged out while the daemon was down")
@@ -68,7 +70,7 @@ struct TimerEngineHistoryAgeTests {
         clock.advance(bySeconds: 6 * day)  // timer 1 is now 8 days old, timer 2 6 days
         var restored = TimerEngine(clock: clock, historyMaximumAge: 7 * day)
         #expect(restored.restore(saved, sameBoot: true).isEmpty)
-        #expect(restored.list(includeEnded: true).map(\.id) == ["2", "3"])
+        #expect(restored.list(includeEnded: true).map(\.id) == [2, 3])
         #expect(restored.takeChanges().removed == [1])
     }
 
@@ -80,9 +82,9 @@ struct TimerEngineHistoryAgeTests {
             _ = try engine.stop(.id(id))
             clock.advance(bySeconds: 60)
         }
-        #expect(engine.list(includeEnded: true).map(\.id) == ["2", "3"])  // count: 2
+        #expect(engine.list(includeEnded: true).map(\.id) == [2, 3])  // count: 2
         _ = engine.fireDueTimers()
-        #expect(engine.list(includeEnded: true).map(\.id) == ["3"])  // age: timer 2 ended 120 s ago
+        #expect(engine.list(includeEnded: true).map(\.id) == [3])  // age: timer 2 ended 120 s ago
     }
 
     @Test("No age limit keeps ended timers for ever (up to the count)")
@@ -92,7 +94,7 @@ struct TimerEngineHistoryAgeTests {
         _ = try engine.stop(.id(1))
         clock.advance(bySeconds: 365 * day)
         _ = engine.fireDueTimers()
-        #expect(engine.list(includeEnded: true).map(\.id) == ["1"])
+        #expect(engine.list(includeEnded: true).map(\.id) == [1])
     }
 
     @Test("takeChanges returns each changed timer once, whole, and the ids dropped")

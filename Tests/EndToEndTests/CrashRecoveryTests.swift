@@ -1,8 +1,9 @@
-import Countdown
 import Foundation
 import Glibc
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// What the clients of one round sent and which requests were acknowledged.
 private final class RoundLog: @unchecked Sendable {

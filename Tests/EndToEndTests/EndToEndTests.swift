@@ -1,7 +1,8 @@
-import Countdown
 import Foundation
 import Glibc
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// The main job through the real binaries: timerctl → Unix socket → timerd → engine → disk.
 /// These are the only tests that wait for real time to pass, with generous bounds.

@@ -1,8 +1,9 @@
-import Countdown
 import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// Regression tests for abuse of the real daemon: floods, half-closed sockets, descriptor
 /// exhaustion. Each bounds its load in count and time.

@@ -1,7 +1,8 @@
-import Countdown
 import Foundation
 import Glibc
 import Testing
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 /// Runs the real `timerd` and `timerctl` binaries in a private temporary directory.

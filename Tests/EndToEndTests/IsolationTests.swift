@@ -1,7 +1,8 @@
-import Countdown
 import Foundation
 import Glibc
 import Testing
+import TimerModel
+import TimerProtocol
 
 /// Two other users on one root-run daemon (issue 4, acceptance 7): neither can list, wait on or
 /// stop the other's timers, both get "no such timer", root sees both; modes are checked.

@@ -1,8 +1,10 @@
-import Countdown
 import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// Bad input over the real socket: each gets its documented reply (docs/protocol.md), the
 /// daemon stays up and other clients are served.

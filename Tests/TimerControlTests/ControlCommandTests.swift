@@ -1,5 +1,6 @@
-import Countdown
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import TimerControl
 

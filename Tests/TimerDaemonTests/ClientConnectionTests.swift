@@ -1,5 +1,5 @@
-import Countdown
 import Testing
+import TimerService
 
 @testable import TimerDaemon
 

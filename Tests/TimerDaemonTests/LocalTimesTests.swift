@@ -1,6 +1,8 @@
 import Countdown
 import Foundation
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import TimerDaemon
 

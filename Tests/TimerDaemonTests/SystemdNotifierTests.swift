@@ -1,5 +1,7 @@
 import Countdown
 import Testing
+import TimerModel
+import TimerProtocol
 import TimerSystem
 
 @testable import TimerDaemon

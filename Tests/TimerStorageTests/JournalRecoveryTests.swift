@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import TimerStorage
 

@@ -2,6 +2,8 @@ import Countdown
 import Foundation
 import TestSupport
 import Testing
+import TimerModel
+import TimerProtocol
 
 @testable import TimerStorage
 

@@ -1,3 +1,5 @@
+import TimerModel
+
 /// An instant on the boot-time clock: nanoseconds since the machine booted, suspend included.
 ///
 /// On Linux this is `CLOCK_BOOTTIME` (man clock_gettime(2)), the clock Swift's `ContinuousClock` reads:
@@ -44,12 +46,5 @@ public struct BootInstant: Sendable, Hashable, Comparable, Codable, CustomString
     /// The instant in seconds since boot, for logs (`12.500000000s`).
     public var description: String {
         "\(nanoseconds / 1_000_000_000).\(String(nanoseconds % 1_000_000_000).leftPadded(to: 9))s"
-    }
-}
-
-extension String {
-    /// The string with leading zeros added up to `width` characters.
-    func leftPadded(to width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

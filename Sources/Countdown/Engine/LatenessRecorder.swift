@@ -45,13 +45,6 @@ public struct LatenessRecorder: Sendable, Hashable {
         totalCount += 1
     }
 
-    /// Forgets every sample.
-    public mutating func reset() {
-        samples.removeAll(keepingCapacity: true)
-        next = 0
-        totalCount = 0
-    }
-
     /// The percentiles of the samples held (nearest-rank), or `nil` when there are none.
     ///
     /// - Complexity: O(k log k) for the k samples held.

@@ -1,39 +1,16 @@
+import TimerModel
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
 
-/// Identifies one party waiting for a timer to end (for the daemon: one pending `timer.wait` request).
-public typealias WaiterID = UInt64
-
-/// A timer that just ended, and who was waiting for it.
-public struct TimerEnding: Sendable, Hashable {
-    /// The timer as it ended: `state` says how (`finished` or `stopped`).
-    public var timer: TimerInfo
-    /// The waiters registered with ``TimerEngine/wait(_:waiter:requester:)``, to be told now.
-    public var waiters: [WaiterID]
-}
-
-/// What the engine persists: enough to rebuild every timer after a restart.
-public struct EngineSnapshot: Sendable, Hashable {
-    /// The next id to hand out; ids are never reused within one state.
-    public var nextID: UInt64
-    /// Every timer the engine holds, live ones and the ended history, by ascending id.
-    public var timers: [TimerRecord]
-
-    /// Creates a snapshot, as a store that keeps the state outside the engine rebuilds it.
-    ///
-    /// - Parameters:
-    ///   - nextID: the next id to hand out.
-    ///   - timers: every timer, by ascending id.
-    public init(nextID: UInt64, timers: [TimerRecord]) {
-        self.nextID = nextID
-        self.timers = timers
-    }
-}
-
 /// The countdown engine: timers and groups that count down on the boot-time clock.
+///
+/// Every operation returns values (``TimerSnapshot``), never wire text; with
+/// ``EventRecording/buffered`` the engine also reports what happened as ``TimerEvent``s, which the
+/// owner takes with ``takeEvents()``.
 ///
 /// A value type with no threads and no I/O: the owner calls an operation, the engine reads its
 /// injected ``CountdownClock`` and answers. The owner arms one OS timer for ``nextDeadline`` and
@@ -44,10 +21,10 @@ public struct EngineSnapshot: Sendable, Hashable {
 /// only its own timers, and someone else's timer is reported exactly like a missing one;
 /// `nil` (root, or a program embedding the engine) sees all.
 public struct TimerEngine: Sendable {
-    /// The most durations one timer (group) may have.
-    public static let maximumGroupSize = 100
+    /// The most durations one timer (group) may have (`TimerLimits.maximumGroupSize`).
+    public static let maximumGroupSize = TimerLimits.maximumGroupSize
 
-    private struct NameKey: Hashable, Sendable {
+    struct NameKey: Hashable, Sendable {
         var owner: UInt32
         var name: String
     }
@@ -63,15 +40,29 @@ public struct TimerEngine: Sendable {
     public var historyMaximumAge: Double?
 
     var timers = RecordTable()
-    private var liveNames: [NameKey: UInt64] = [:]
-    private var endedOrder: [UInt64] = []
-    private var queue = DeadlineQueue()
-    private var waiters: [UInt64: [WaiterID]] = [:]
-    private var waiterTimers: [WaiterID: UInt64] = [:]
-    private(set) var nextID: UInt64 = 1
-    private var liveTotal = 0
-    /// The timestamp last formatted for a reply, reused within the same millisecond.
-    private var timestamps = TimestampCache()
+    var liveNames: [NameKey: UInt64] = [:]
+    var endedOrder: [UInt64] = []
+    var queue = DeadlineQueue()
+    var nextID: UInt64 = 1
+    var liveTotal = 0
+    /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
+    var events: [TimerEvent] = []
+    /// Whether the engine keeps ``TimerEvent``s for its owner; `discarded` (the default) costs nothing.
+    ///
+    /// Switching it reschedules the running timers, O(n): with events, a group also wakes the engine
+    /// at the end of each child.
+    public var eventRecording: EventRecording = .discarded {
+        didSet {
+            guard eventRecording != oldValue else { return }
+            let now = clock.now()
+            for id in queue.ids {
+                guard let record = timers[id],
+                    let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered)
+                else { continue }
+                queue.schedule(id, at: wake)
+            }
+        }
+    }
     /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
 
@@ -94,17 +85,17 @@ public struct TimerEngine: Sendable {
     ///
     /// - Parameters:
     ///   - durations: seconds, each > 0 and ≤ 366 days, together ≤ 366 days; 1 to 100 of them.
-    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     /// - Returns: the new timer, running.
-    /// - Throws: ``CountdownError/groupSizeOutOfRange(_:)``, ``CountdownError/durationOutOfRange(_:)``,
-    ///   ``CountdownError/groupTooLong(_:)``, ``CountdownError/invalidName(_:)``,
-    ///   ``CountdownError/nameInUse(_:id:)``, ``CountdownError/quotaExceeded(limit:)``.
+    /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
+    ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
+    ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota)
     }
 
@@ -117,15 +108,15 @@ public struct TimerEngine: Sendable {
     ///
     /// - Parameters:
     ///   - deadline: the wall-clock instant; more than 0 and at most 366 days from now.
-    ///   - name: an optional name (see ``TimerName``), unique among the owner's live timers.
+    ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     /// - Returns: the new timer, running.
-    /// - Throws: ``CountdownError/deadlineOutOfRange(_:now:)`` when `deadline` is not in the next 366 days,
+    /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
     ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
     public mutating func start(
         at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         let wall = clock.wallNow()
         let seconds = deadline.timeIntervalSince(wall)
         guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
@@ -153,7 +144,9 @@ public struct TimerEngine: Sendable {
                 now: now, elapsed: record.elapsedNanoseconds(at: now),
                 remaining: Int64((min(max(remaining, 0), 4e9) * 1e9).rounded()))
             timers[id] = record
-            if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+            if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                queue.schedule(id, at: wake)
+            }
             count += 1
         }
         return count
@@ -161,7 +154,7 @@ public struct TimerEngine: Sendable {
 
     private mutating func start(
         durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?
-    ) throws(CountdownError) -> TimerInfo {
+    ) throws(CountdownError) -> TimerSnapshot {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
         }
@@ -187,9 +180,13 @@ public struct TimerEngine: Sendable {
         timers[id] = record
         liveTotal += 1
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
-        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
+        if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+            queue.schedule(id, at: wake)
+        }
         // The reply's instants are those the timer was just created with (one clock reading).
-        return record.info(at: now, wallNow: wall, timestamps: &timestamps)
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.started, owner: owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
@@ -197,8 +194,8 @@ public struct TimerEngine: Sendable {
     /// - Parameters:
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
-    /// - Returns: the stopped timer and the waiters to tell.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Returns: the stopped timer.
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   when it already finished or was stopped.
     /// - Complexity: O(log n).
     public mutating func stop(
@@ -216,11 +213,11 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the paused timer.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   unless it is running.
     /// - Complexity: O(log n).
     public mutating func pause(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
-        -> TimerInfo
+        -> TimerSnapshot
     {
         let id = try resolve(reference, requester: requester)
         try requireState(id, in: [.running], for: .pause)
@@ -233,7 +230,10 @@ public struct TimerEngine: Sendable {
         record.wallDeadline = nil
         timers[id] = record
         queue.remove(id)
-        return record.info(at: now, wallNow: clock.wallNow())
+        let wall = clock.wallNow()
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.paused, owner: record.owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// Resumes a paused timer from where it was paused.
@@ -242,22 +242,27 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the running timer.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``; ``CountdownError/invalidTransition(timer:state:operation:)``
+    /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.invalidTransition(timer:state:operation:)`
     ///   unless it is paused.
     /// - Complexity: O(log n).
     public mutating func resume(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
-        -> TimerInfo
+        -> TimerSnapshot
     {
         let id = try resolve(reference, requester: requester)
         try requireState(id, in: [.paused], for: .resume)
         let now = clock.now()
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        let wall = clock.wallNow()
         record.state = .running
         record.runStart = now
-        record.runStartWall = clock.wallNow()
+        record.runStartWall = wall
         timers[id] = record
-        if let deadline = record.deadline { queue.schedule(id, at: deadline) }
-        return record.info(at: now, wallNow: clock.wallNow())
+        if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+            queue.schedule(id, at: wake)
+        }
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.resumed, owner: record.owner, date: wall, snapshot)
+        return snapshot
     }
 
     /// One timer now: live, or ended and still in the history.
@@ -266,11 +271,13 @@ public struct TimerEngine: Sendable {
     ///   - reference: the timer's id or name.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: its snapshot.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``.
-    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError) -> TimerInfo {
+    /// - Throws: `CountdownError.timerNotFound(_:)`.
+    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
+        -> TimerSnapshot
+    {
         let id = try resolve(reference, requester: requester)
         guard let record = timers[id] else { throw .timerNotFound(reference) }
-        return record.info(at: clock.now(), wallNow: clock.wallNow())
+        return record.snapshot(at: clock.now(), wallNow: clock.wallNow())
     }
 
     /// Every timer the requester may see, by ascending id.
@@ -280,49 +287,18 @@ public struct TimerEngine: Sendable {
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: their snapshots.
     /// - Complexity: O(n log n).
-    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerInfo] {
+    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerSnapshot] {
         let now = clock.now()
         let wall = clock.wallNow()
         return timers.values
             .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
             .sorted { $0.id < $1.id }
-            .map { $0.info(at: now, wallNow: wall) }
+            .map { $0.snapshot(at: now, wallNow: wall) }
     }
 
-    /// Waits for a timer to end: answers at once if it already has, else registers `waiter`.
-    ///
-    /// - Parameters:
-    ///   - reference: the timer's id or name.
-    ///   - waiter: the caller's token, returned in the ``TimerEnding`` that ends the timer.
-    ///   - requester: the uid asking, or `nil` to see every timer.
-    /// - Returns: the ended timer, or `nil` when the waiter was registered.
-    /// - Throws: ``CountdownError/timerNotFound(_:)``.
-    public mutating func wait(
-        _ reference: TimerReference, waiter: WaiterID, requester: UInt32? = nil
-    ) throws(CountdownError) -> TimerInfo? {
-        let id = try resolve(reference, requester: requester)
-        guard let record = timers[id] else { throw .timerNotFound(reference) }
-        if !record.state.isLive { return record.info(at: clock.now(), wallNow: clock.wallNow()) }
-        waiters[id, default: []].append(waiter)
-        waiterTimers[waiter] = id
-        return nil
-    }
-
-    /// Whether `waiter` is registered and still waiting.
-    ///
-    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
-    public func isWaiting(_ waiter: WaiterID) -> Bool { waiterTimers[waiter] != nil }
-
-    /// Forgets a waiter (its client went away).
-    ///
-    /// - Parameter waiter: the token given to ``wait(_:waiter:requester:)``.
-    public mutating func removeWaiter(_ waiter: WaiterID) {
-        guard let id = waiterTimers.removeValue(forKey: waiter) else { return }
-        waiters[id]?.removeAll { $0 == waiter }
-        if waiters[id]?.isEmpty == true { waiters[id] = nil }
-    }
-
-    /// The earliest deadline of any running timer on the boot-time clock, or `nil` when none runs.
+    /// The earliest instant the engine needs ``fireDueTimers()`` on the boot-time clock, or `nil` when
+    /// none runs: the earliest end of a running timer; with ``EventRecording/buffered`` events, also
+    /// the end of the current child of a running group (so that its step is reported on time).
     public var nextDeadline: BootInstant? { queue.first?.deadline }
 
     /// The number of live (running or paused) timers.
@@ -330,93 +306,34 @@ public struct TimerEngine: Sendable {
     /// - Complexity: O(1): a counter kept by every transition (the daemon reads it on each turn of its loop).
     public var liveCount: Int { liveTotal }
 
-    /// The number of running timers.
+    /// The number of running timers (one deadline-queue entry each).
     public var runningCount: Int { queue.count }
 
-    /// Finishes every running timer whose deadline has passed, in one batch, earliest first.
+    /// Finishes every running timer whose deadline has passed, in one batch, earliest first, and
+    /// moves running groups past the children that ended (reported as ``TimerEvent/Kind/steppedToChild(_:)``).
     ///
-    /// - Returns: the finished timers and their waiters.
-    /// - Complexity: O(k log n) for k due timers.
+    /// - Returns: the finished timers.
+    /// - Complexity: O(k log n) for k due timers (plus O(c) per group of c children).
     public mutating func fireDueTimers() -> [TimerEnding] {
         trimHistoryByAge()
         let now = clock.now()
         let due = queue.popDue(at: now)
         guard !due.isEmpty else { return [] }
         let wall = clock.wallNow()
-        return due.map { entry in
-            let lateness = now.nanoseconds(since: entry.deadline)
-            self.lateness.record(nanoseconds: lateness)
-            return end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9))
-        }
-    }
-
-    // MARK: - Persistence
-
-    /// Everything needed to rebuild the engine after a restart.
-    public var snapshot: EngineSnapshot {
-        EngineSnapshot(nextID: nextID, timers: timers.values.sorted { $0.id < $1.id })
-    }
-
-    /// Rebuilds the engine from a snapshot taken by an earlier run.
-    ///
-    /// On the same boot (`sameBoot`), running timers go on from their boot-time deadlines, so the
-    /// downtime counts. After a reboot the boot-time clock started again from zero, so each running
-    /// timer's start is recomputed from the wall clock. A timer whose deadline passed while nothing
-    /// ran is finished once, with `missed: true` and its original end time (like systemd's
-    /// `Persistent=true`, systemd.timer(5)). Paused timers keep their remaining time.
-    ///
-    /// - Parameters:
-    ///   - snapshot: what ``snapshot`` returned in the earlier run.
-    ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
-    /// - Returns: the timers finished as missed.
-    public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
-        timers = RecordTable()
-        liveNames = [:]
-        endedOrder = []
-        queue = DeadlineQueue()
-        waiters = [:]
-        waiterTimers = [:]
-        liveTotal = 0
-        nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
-        let now = clock.now()
-        let wall = clock.wallNow()
-        var missed: [TimerEnding] = []
-        for var record in snapshot.timers {
-            if record.state == .running, let wallDeadline = record.wallDeadline {
-                // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it).
-                let elapsed = min(max(wall.timeIntervalSince(record.startedAt), 0), 4e9)
-                let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
-                record.rebase(
-                    now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
-            } else if record.state == .running, !sameBoot {
-                let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
-                record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
-            }
-            timers[record.id] = record
-            if record.state.isLive {
-                liveTotal += 1
-                if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
-            } else {
-                endedOrder.append(record.id)
-            }
-            if let deadline = record.deadline {
-                if deadline <= now {
-                    let endedAt =
-                        record.wallDeadline ?? wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9)
-                    var ending = end(record.id, as: .finished, at: now, wall: endedAt)
-                    timers[record.id]?.missed = true
-                    ending.timer.missed = true
-                    missed.append(ending)
-                } else {
-                    queue.schedule(record.id, at: deadline)
-                }
+        var endings: [TimerEnding] = []
+        for entry in due {
+            guard let record = timers[entry.id], let deadline = record.deadline else { continue }
+            reportSteps(of: record, since: entry.deadline, now: now, wall: wall)
+            if deadline <= now {
+                let lateness = now.nanoseconds(since: deadline)
+                self.lateness.record(nanoseconds: lateness)
+                endings.append(
+                    end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9)))
+            } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                queue.schedule(entry.id, at: wake)
             }
         }
-        endedOrder.sort {
-            (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
-        }
-        trimHistory()
-        return missed
+        return endings
     }
 
     // MARK: - Internals
@@ -452,8 +369,10 @@ public struct TimerEngine: Sendable {
         }
     }
 
-    private mutating func end(_ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date) -> TimerEnding {
-        guard var record = timers[id] else { return TimerEnding(timer: missingInfo(id), waiters: []) }
+    mutating func end(
+        _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil
+    ) -> TimerEnding {
+        guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
         if record.state.isLive { liveTotal -= 1 }
         record.accumulatedNanoseconds =
             state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
@@ -466,15 +385,14 @@ public struct TimerEngine: Sendable {
         if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {
             liveNames[NameKey(owner: record.owner, name: name)] = nil
         }
-        let told = waiters.removeValue(forKey: id) ?? []
-        for waiter in told { waiterTimers[waiter] = nil }
         endedOrder.append(id)
-        let info = record.info(at: now, wallNow: wall, timestamps: &timestamps)
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(kind ?? (state == .finished ? .finished : .stopped), owner: record.owner, date: wall, snapshot)
         trimHistory()
-        return TimerEnding(timer: info, waiters: told)
+        return TimerEnding(timer: snapshot)
     }
 
-    private mutating func trimHistory() {
+    mutating func trimHistory() {
         trimHistoryByAge()
         guard endedOrder.count > historyLimit else { return }
         let excess = endedOrder.count - historyLimit
@@ -494,9 +412,10 @@ public struct TimerEngine: Sendable {
         endedOrder.removeFirst(count)
     }
 
-    private func missingInfo(_ id: UInt64) -> TimerInfo {
-        TimerInfo(
-            id: String(id), name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
-            progress: ProgressTree().snapshot)
+    private func missingSnapshot(_ id: UInt64, at wall: Date) -> TimerSnapshot {
+        TimerSnapshot(
+            id: id, name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
+            progress: ProgressTree().snapshot, createdAt: wall, startedAt: wall, endedAt: wall, endsAt: nil,
+            missed: false, currentChild: nil, children: [])
     }
 }

@@ -1,3 +1,5 @@
+import TimerModel
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import TimerModel
+
 extension ProgressTree {
     /// The snapshot of a node without children, computed without building the node.
     ///

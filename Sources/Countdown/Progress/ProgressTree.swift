@@ -1,3 +1,5 @@
+import TimerModel
+
 /// A tree of work counts with the rules of Foundation's `Progress`, as a `Sendable` value.
 ///
 /// A node counts its own work in `totalUnitCount` and `completedUnitCount` (the timer engine uses

@@ -1,4 +1,6 @@
-import Countdown
+import TimerModel
+import TimerProtocol
+import TimerService
 
 /// One client's protocol state with no socket: its line framer, its reply queue, its peer uid and
 /// its pending waits. The daemon moves bytes between a descriptor and this value

@@ -1,4 +1,4 @@
-import Countdown
+import TimerService
 import TimerSystem
 
 /// One client as the event loop holds it: the socket it owns, the epoll token that names it, and

@@ -1,4 +1,5 @@
 import Countdown
+import TimerModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

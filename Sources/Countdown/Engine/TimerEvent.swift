@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Something that happened to a timer, as the engine reports it to its owner.
+///
+/// The engine appends events to a buffer while ``TimerEngine/eventRecording`` is
+/// ``TimerEngine/EventRecording/buffered``; the owner takes them with ``TimerEngine/takeEvents()`` after
+/// each operation or firing and fans them out (the service's subscription registry does). Within one
+/// buffer, events are in the order they happened; a firing that crosses several boundaries of a
+/// group reports each step, then the finish.
+public struct TimerEvent: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// The timer was started (a group starts with child 0).
+        case started
+        /// The timer was paused.
+        case paused
+        /// The timer was resumed.
+        case resumed
+        /// A group finished child `child - 1` and now runs child `child` (0-based).
+        case steppedToChild(Int)
+        /// The timer ran to zero.
+        case finished
+        /// The timer was stopped before it ran to zero.
+        case stopped
+        /// The timer's end passed while no engine ran; it was finished when the state was restored.
+        case missed
+
+        /// The kind without its payload, for filters.
+        public var name: Name {
+            switch self {
+            case .started: return .started
+            case .paused: return .paused
+            case .resumed: return .resumed
+            case .steppedToChild: return .steppedToChild
+            case .finished: return .finished
+            case .stopped: return .stopped
+            case .missed: return .missed
+            }
+        }
+    }
+
+    /// The kinds of event, without payloads: what a subscription filters on.
+    public enum Name: String, Sendable, Hashable, CaseIterable {
+        /// ``Kind/started``.
+        case started
+        /// ``Kind/paused``.
+        case paused
+        /// ``Kind/resumed``.
+        case resumed
+        /// ``Kind/steppedToChild(_:)``.
+        case steppedToChild
+        /// ``Kind/finished``.
+        case finished
+        /// ``Kind/stopped``.
+        case stopped
+        /// ``Kind/missed``.
+        case missed
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The uid that owns the timer.
+    public var owner: UInt32
+    /// When it happened, on the wall clock (for a step or a finish: when the boundary was due).
+    public var date: Date
+    /// The timer as it is right after the event.
+    public var timer: TimerSnapshot
+
+    /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - kind: what happened.
+    ///   - owner: the timer's owner.
+    ///   - date: when, on the wall clock.
+    ///   - timer: the timer right after the event.
+    public init(kind: Kind, owner: UInt32, date: Date, timer: TimerSnapshot) {
+        self.kind = kind
+        self.owner = owner
+        self.date = date
+        self.timer = timer
+    }
+}

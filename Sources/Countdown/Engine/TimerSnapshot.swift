@@ -1,0 +1,100 @@
+import TimerModel
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One timer at one instant, as the engine answers every operation: values, not text.
+///
+/// Times are seconds (`Double`, fractional) derived from the engine's nanosecond counts, and
+/// wall-clock instants are `Date`s; how they are written (ISO 8601 strings, JSON) is the service
+/// layer's business (`TimerService`), so that the engine never formats anything. Seconds are kept
+/// as `Double` rather than `Duration` because the wire carries exactly these figures.
+public struct TimerSnapshot: Sendable, Hashable {
+    /// One child of a group (a plain timer has none).
+    public struct Child: Sendable, Hashable {
+        /// The child's position in the group, 0-based (the wire id is `"<timer>.<index + 1>"`).
+        public var index: Int
+        /// `finished`, the group's state for the current child, `stopped`, or `pending`.
+        public var state: TimerState
+        /// The child's duration in seconds.
+        public var duration: Double
+        /// Seconds left of the child.
+        public var remaining: Double
+        /// Seconds counted of the child.
+        public var elapsed: Double
+        /// The child's progress in milliseconds.
+        public var progress: ProgressSnapshot
+
+        /// Creates a child's snapshot; see the properties for each field's meaning.
+        public init(
+            index: Int, state: TimerState, duration: Double, remaining: Double, elapsed: Double,
+            progress: ProgressSnapshot
+        ) {
+            self.index = index
+            self.state = state
+            self.duration = duration
+            self.remaining = remaining
+            self.elapsed = elapsed
+            self.progress = progress
+        }
+    }
+
+    /// The timer's id, unique for the life of the engine's state.
+    public var id: UInt64
+    /// The timer's name, if it was given one.
+    public var name: String?
+    /// The state at the snapshot's instant.
+    public var state: TimerState
+    /// The whole duration in seconds (> 0, ≤ 366 days).
+    public var duration: Double
+    /// Seconds left: 0 once finished; what was left when stopped; does not move while paused.
+    public var remaining: Double
+    /// Seconds counted so far.
+    public var elapsed: Double
+    /// Progress in milliseconds, with the rules of Foundation's `Progress` (see ``ProgressTree``).
+    public var progress: ProgressSnapshot
+    /// When the timer was created, on the wall clock.
+    public var createdAt: Date
+    /// When it started counting, on the wall clock.
+    public var startedAt: Date
+    /// When it finished or was stopped, on the wall clock; `nil` while live.
+    public var endedAt: Date?
+    /// While running: when it will end on the wall clock (for `--at` timers the instant asked for).
+    public var endsAt: Date?
+    /// Whether the timer ended while no daemon ran and was finished at the next start.
+    public var missed: Bool
+    /// For a group: the index (0-based) of the child that runs or is paused now.
+    public var currentChild: Int?
+    /// For a group: its children in order; empty for a plain timer.
+    public var children: [Child]
+
+    /// Creates a snapshot; see the properties for each field's meaning.
+    public init(
+        id: UInt64, name: String?, state: TimerState, duration: Double, remaining: Double, elapsed: Double,
+        progress: ProgressSnapshot, createdAt: Date, startedAt: Date, endedAt: Date?, endsAt: Date?, missed: Bool,
+        currentChild: Int?, children: [Child]
+    ) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.duration = duration
+        self.remaining = remaining
+        self.elapsed = elapsed
+        self.progress = progress
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.endsAt = endsAt
+        self.missed = missed
+        self.currentChild = currentChild
+        self.children = children
+    }
+
+    /// A label for messages: `3 ("tea")` or `3`.
+    public var label: String {
+        name.map { "\(id) (\"\($0)\")" } ?? String(id)
+    }
+}

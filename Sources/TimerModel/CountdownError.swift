@@ -1,0 +1,75 @@
+/// Everything that can go wrong in the countdown engine and its protocol, with messages a person can act on.
+///
+/// Each case's ``description`` says what was wrong and what is allowed. The daemon sends these
+/// messages verbatim in JSON-RPC error objects (see `RPCErrorCode` for the codes), and `timerctl`
+/// prints them after `Error: `.
+public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A duration's text is in none of the accepted forms (see ``DurationParser``).
+    case invalidDuration(String)
+    /// A duration is ≤ 0 or longer than 366 days; carries the text as given.
+    case durationOutOfRange(String)
+    /// `timer.start` got no durations, or more than ``TimerLimits/maximumGroupSize``.
+    case groupSizeOutOfRange(Int)
+    /// A group's durations add up to more than 366 days (seconds given).
+    case groupTooLong(Double)
+    /// A timer name breaks the naming rule (see ``TimerName``); carries the name as given.
+    case invalidName(String)
+    /// A live (running or paused) timer already has this name; carries the name and that timer's id.
+    case nameInUse(String, id: String)
+    /// No timer matches the reference.
+    case timerNotFound(TimerReference)
+    /// The operation is not allowed in the timer's state: resume a running timer, stop a finished one.
+    case invalidTransition(timer: String, state: TimerState, operation: TimerOperation)
+    /// An absolute deadline is not in the next 366 days; carries it and the time now (ISO 8601).
+    case deadlineOutOfRange(String, now: String)
+    /// The owner already has the maximum number of live timers.
+    case quotaExceeded(limit: Int)
+
+    /// What went wrong and what is allowed, for a person.
+    public var description: String {
+        switch self {
+        case .invalidDuration(let text):
+            return "invalid duration \"\(text)\": \(DurationParser.acceptedForms)"
+        case .durationOutOfRange(let text):
+            return "duration must be > 0 and ≤ 366 days, got \"\(text)\""
+        case .groupSizeOutOfRange(let count):
+            return "a timer takes 1 to \(TimerLimits.maximumGroupSize) durations, got \(count)"
+        case .groupTooLong(let seconds):
+            return
+                "the durations of a group must add up to ≤ 366 days, got \(DurationFormatter.compact(seconds: seconds))"
+        case .invalidName(let name):
+            return "invalid timer name \"\(name)\": \(TimerName.rule)"
+        case .nameInUse(let name, let id):
+            return "a live timer is already named \"\(name)\" (id \(id)); stop it or choose another name"
+        case .timerNotFound(let reference):
+            switch reference {
+            case .id(let id): return "no timer with id \(id)"
+            case .name(let name): return "no timer named \"\(name)\""
+            }
+        case .invalidTransition(let timer, let state, let operation):
+            return "cannot \(operation.rawValue) \(timer): it \(state.phrase); \(operation.allowedStates)"
+        case .deadlineOutOfRange(let deadline, let now):
+            return "the end time must be after now and at most 366 days ahead, got \(deadline) (now \(now))"
+        case .quotaExceeded(let limit):
+            return "too many live timers: the limit is \(limit) per user; stop some first"
+        }
+    }
+}
+
+/// The operations that change a timer's state, as named in errors and in the protocol.
+public enum TimerOperation: String, Sendable, Codable, Hashable {
+    /// Stop (cancel) a running or paused timer.
+    case stop
+    /// Pause a running timer.
+    case pause
+    /// Resume a paused timer.
+    case resume
+
+    var allowedStates: String {
+        switch self {
+        case .stop: return "only running or paused timers can be stopped"
+        case .pause: return "only running timers can be paused"
+        case .resume: return "only paused timers can be resumed"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// ISO 8601 timestamps in UTC with milliseconds, as every output of the service writes them.
+public enum ISO8601 {
+    /// `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond.
+    ///
+    /// - Parameter date: the instant.
+    /// - Returns: its ISO 8601 form (RFC 3339 profile) in UTC.
+    ///
+    /// Years 1970 to 9999 are formatted by hand (the civil-from-days algorithm of Howard Hinnant's
+    /// "chrono-Compatible Low-Level Date Algorithms"), about 20 times faster than
+    /// `Date.ISO8601FormatStyle` and with the same output, which a test checks; other instants go
+    /// through the format style. Every timer in every reply carries two or three of these.
+    public static func string(from date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+        guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
+            let rounded = Date(timeIntervalSince1970: milliseconds / 1_000)
+            return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+        return fastString(milliseconds: Int64(milliseconds))
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` for milliseconds since 1970 in 0 ..< year 10000.
+    package static func fastString(milliseconds: Int64) -> String {
+        let days = milliseconds / 86_400_000
+        var rest = milliseconds % 86_400_000
+        let millisecond = rest % 1_000
+        rest /= 1_000
+        let second = rest % 60
+        rest /= 60
+        let minute = rest % 60
+        let hour = rest / 60
+        // Civil from days (Hinnant), for days ≥ 0 since 1970-01-01.
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, _ digits: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(hour, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(minute, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(millisecond, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
+    }
+
+    /// Parses an ISO 8601 date-time with `Z` or an offset (`2026-12-01T09:00:00+01:00`), with or
+    /// without fractional seconds.
+    ///
+    /// - Parameter text: the timestamp.
+    /// - Returns: the instant, or `nil` when `text` is not such a timestamp.
+    public static func date(from text: String) -> Date? {
+        guard hasValidFields(text) else { return nil }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// Whether `text` is `YYYY-MM-DDTHH:MM:SS[.f…](Z|±HH:MM)` with every field in range: a day that
+    /// exists in its month (leap years by the Gregorian rule), hours 0–23, minutes and seconds 0–59,
+    /// an offset of at most ±23:59. Foundation's parser alone accepts `2026-02-30` (as March 2) and `24:00`.
+    static func hasValidFields(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 116,
+            bytes[13] == 58, bytes[16] == 58,
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), hour < 24, minute < 60, second < 60
+        else { return false }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return false }
+        var index = 19
+        if bytes[index] == 46 {  // "."
+            index += 1
+            let digits = bytes[index...].prefix { (48...57).contains($0) }.count
+            guard digits > 0 else { return false }
+            index += digits
+        }
+        guard index < bytes.count else { return false }
+        if bytes[index] == 90 || bytes[index] == 122 { return index + 1 == bytes.count }  // "Z"
+        guard bytes[index] == 43 || bytes[index] == 45, index + 6 == bytes.count, bytes[index + 3] == 58,
+            let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2)
+        else { return false }
+        return offsetHours < 24 && offsetMinutes < 60
+    }
+}

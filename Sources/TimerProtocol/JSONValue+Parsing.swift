@@ -1,0 +1,355 @@
+import TimerModel
+
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259) from UTF-8 bytes without `JSONDecoder`, or returns `nil`.
+    ///
+    /// The daemon reads every request line with this: decoding a schema-less `JSONValue` tree with
+    /// `JSONDecoder` cost about a third of a durable `timer.start` (docs/performance.md). The
+    /// grammar is RFC 8259's, as strict as `JSONDecoder`: whitespace is space, tab, CR and LF only;
+    /// numbers have no leading zeros, `+` or bare `.`, and must be finite doubles; strings reject
+    /// control characters and invalid escapes, and join `\u` surrogate pairs (an unpaired surrogate
+    /// is refused). Of duplicate keys the first wins, as with `JSONDecoder`. Nesting deeper than ``maximumDepth`` is
+    /// refused, so a 64 KiB line of `[` cannot exhaust the stack.
+    ///
+    /// This strict form refuses a trailing comma (`[1,]`, `{"a":1,}`); ``init(parsing:leniency:)``
+    /// with ``Leniency/foundationCompatible`` accepts what `JSONDecoder` accepted besides.
+    ///
+    /// - Parameter bytes: the text, UTF-8 (invalid UTF-8 is refused).
+    /// - Returns: the value, or `nil` when the bytes are not one JSON value.
+    /// - Complexity: O(n) in the number of bytes.
+    public init?(parsing bytes: [UInt8]) {
+        self.init(parsing: bytes, leniency: .strict)
+    }
+
+    /// Parses one JSON text, strictly (RFC 8259, UTF-8) or with what `JSONDecoder` accepts besides.
+    ///
+    /// ``Leniency/foundationCompatible`` is how the daemon reads requests: it accepted them with
+    /// `JSONDecoder` once, so a request that worked then works now. It adds a trailing comma before
+    /// `]` or `}`, a UTF-8 byte order mark, and UTF-16 or UTF-32 text (found by its byte order mark or
+    /// its zero bytes).
+    ///
+    /// - Parameters:
+    ///   - bytes: the text.
+    ///   - leniency: which inputs beyond RFC 8259 in UTF-8 to accept.
+    /// - Returns: the value, or `nil` when the bytes are not one JSON value.
+    /// - Complexity: O(n) in the number of bytes.
+    public init?(parsing bytes: [UInt8], leniency: Leniency) {
+        var bytes = bytes
+        if leniency == .foundationCompatible {
+            guard let text = Self.utf8Text(bytes) else { return nil }
+            bytes = text
+        }
+        let parsed: JSONValue?? = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONByteParser(bytes: buffer, allowsTrailingComma: leniency == .foundationCompatible)
+            guard let value = parser.parseValue(depth: 0) else { return .none }
+            parser.skipWhitespace()
+            return parser.index == buffer.count ? .some(value) : .none
+        }
+        guard case .some(.some(let value)) = parsed else { return nil }
+        self = value
+    }
+
+    /// The deepest nesting of arrays and objects ``init(parsing:)`` accepts.
+    public static let maximumDepth = 512
+
+    /// Which inputs beyond RFC 8259 in UTF-8 the parser accepts.
+    public enum Leniency: Sendable, Hashable {
+        /// RFC 8259 in UTF-8, nothing else.
+        case strict
+        /// Also what `JSONDecoder` accepted: trailing commas, a UTF-8 byte order mark, UTF-16 and UTF-32.
+        case foundationCompatible
+    }
+
+    /// `bytes` as UTF-8 without a byte order mark, decoding UTF-16 or UTF-32 first.
+    ///
+    /// The encoding is read as `JSONDecoder` reads it: a byte order mark (`EF BB BF` UTF-8,
+    /// `FE FF` UTF-16BE, `FF FE 00 00` UTF-32LE, `FF FE` UTF-16LE, `00 00 FE FF` UTF-32BE), else the
+    /// zero bytes that JSON's ASCII first character leaves (RFC 4627 §3): `00 00 00 xx` UTF-32BE,
+    /// `xx 00 00 00` UTF-32LE, `00 xx` UTF-16BE, `xx 00` UTF-16LE; else UTF-8.
+    ///
+    /// - Parameter bytes: the text as received.
+    /// - Returns: its UTF-8 bytes, or `nil` when it is not valid in the encoding found.
+    /// - Complexity: O(n); UTF-8 input without a byte order mark is returned as is.
+    static func utf8Text(_ bytes: [UInt8]) -> [UInt8]? {
+        func starts(_ prefix: [UInt8]) -> Bool { bytes.count >= prefix.count && bytes.starts(with: prefix) }
+        if starts([0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        if starts([0x00, 0x00, 0xFE, 0xFF]) { return transcode(bytes.dropFirst(4), width: 4, bigEndian: true) }
+        if starts([0xFF, 0xFE, 0x00, 0x00]) { return transcode(bytes.dropFirst(4), width: 4, bigEndian: false) }
+        if starts([0xFE, 0xFF]) { return transcode(bytes.dropFirst(2), width: 2, bigEndian: true) }
+        if starts([0xFF, 0xFE]) { return transcode(bytes.dropFirst(2), width: 2, bigEndian: false) }
+        if bytes.count >= 4 {
+            if bytes[0] == 0, bytes[1] == 0, bytes[2] == 0 { return transcode(bytes[...], width: 4, bigEndian: true) }
+            if bytes[1] == 0, bytes[2] == 0, bytes[3] == 0 { return transcode(bytes[...], width: 4, bigEndian: false) }
+        }
+        if bytes.count >= 2 {
+            if bytes[0] == 0 { return transcode(bytes[...], width: 2, bigEndian: true) }
+            if bytes[1] == 0 { return transcode(bytes[...], width: 2, bigEndian: false) }
+        }
+        return bytes
+    }
+
+    /// UTF-16 (`width` 2) or UTF-32 (`width` 4) code units to UTF-8; `nil` when invalid.
+    private static func transcode(_ bytes: ArraySlice<UInt8>, width: Int, bigEndian: Bool) -> [UInt8]? {
+        guard bytes.count % width == 0 else { return nil }
+        var units: [UInt32] = []
+        units.reserveCapacity(bytes.count / width)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            var unit: UInt32 = 0
+            for offset in 0..<width {
+                let byte = UInt32(bytes[index + (bigEndian ? offset : width - 1 - offset)])
+                unit = unit << 8 | byte
+            }
+            units.append(unit)
+            index += width
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(units.count)
+        if width == 4 {
+            for unit in units {
+                guard let scalar = Unicode.Scalar(unit) else { return nil }
+                output.append(contentsOf: scalar.utf8)
+            }
+            return output
+        }
+        var decoder = UTF16()
+        var iterator = units.lazy.map { UInt16(truncatingIfNeeded: $0) }.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): output.append(contentsOf: scalar.utf8)
+            case .emptyInput: return output
+            case .error: return nil
+            }
+        }
+    }
+}
+
+/// A recursive-descent reader over one buffer; every method returns `nil` on invalid input.
+private struct JSONByteParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var allowsTrailingComma = false
+    var index = 0
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) -> JSONValue? {
+        skipWhitespace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+        case UInt8(ascii: "t"): return literal("true", .bool(true))
+        case UInt8(ascii: "f"): return literal("false", .bool(false))
+        case UInt8(ascii: "n"): return literal("null", .null)
+        default: return parseNumber().map(JSONValue.number)
+        }
+    }
+
+    private mutating func literal(_ word: StaticString, _ value: JSONValue) -> JSONValue? {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return nil }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
+        index += count
+        return value
+    }
+
+    private mutating func parseObject(depth: Int) -> JSONValue? {
+        guard depth <= JSONValue.maximumDepth else { return nil }
+        index += 1  // {
+        var object: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            guard let value = parseValue(depth: depth) else { return nil }
+            if object.index(forKey: key) == nil { object[key] = value }  // the first wins, as in JSONDecoder
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                if skipsTrailingComma(before: UInt8(ascii: "}")) { return .object(object) }
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(object)
+            default: return nil
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) -> JSONValue? {
+        guard depth <= JSONValue.maximumDepth else { return nil }
+        index += 1  // [
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(array)
+        }
+        while true {
+            guard let value = parseValue(depth: depth) else { return nil }
+            array.append(value)
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                if skipsTrailingComma(before: UInt8(ascii: "]")) { return .array(array) }
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(array)
+            default: return nil
+            }
+        }
+    }
+
+    /// After a comma: whether a trailing comma is allowed and `close` follows (then consumed).
+    private mutating func skipsTrailingComma(before close: UInt8) -> Bool {
+        guard allowsTrailingComma else { return false }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close else { return false }
+        index += 1
+        return true
+    }
+
+    /// A string starting at the opening quote.
+    private mutating func parseString() -> String? {
+        index += 1  // "
+        let start = index
+        // Fast path: no escapes, ASCII or valid UTF-8 up to the closing quote.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return String(validating: text, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(validating: scalars, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard let scalar = parseUnicodeEscape() else { return nil }
+                    scalars.append(contentsOf: String(Character(scalar)).utf8)
+                default: return nil
+                }
+            default:
+                if byte < 0x20 { return nil }
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The scalar of a `\u` escape with its four hex digits (the `\u` already read), joining a surrogate pair.
+    private mutating func parseUnicodeEscape() -> Unicode.Scalar? {
+        guard let high = parseHex4() else { return nil }
+        if high < 0xD800 || high > 0xDFFF { return Unicode.Scalar(high) }
+        guard high < 0xDC00, bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+        else { return nil }
+        index += 2
+        guard let low = parseHex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+
+    private mutating func parseHex4() -> UInt32? {
+        guard bytes.count - index >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as a finite Double.
+    private mutating func parseNumber() -> Double? {
+        let start = index
+        func isDigit(_ at: Int) -> Bool {
+            at < bytes.count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { return nil }
+        var integer: Int64 = 0
+        var isSmallInteger = true
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while isDigit(index) {
+                if integer < 1 << 52 {
+                    integer = integer * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                } else {
+                    isSmallInteger = false
+                }
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isSmallInteger = false
+            index += 1
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isSmallInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
+        }
+        if isSmallInteger, integer < 1 << 53 {
+            let magnitude = Double(integer)
+            return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}

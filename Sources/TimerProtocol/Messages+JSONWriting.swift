@@ -1,0 +1,140 @@
+// The protocol's result and error objects, written by hand as `JSONEncoder` with `.sortedKeys` and
+// `.withoutEscapingSlashes` wrote them (keys in sorted order, absent optionals left out), so that
+// the product has one JSON writer (``JSONBytesWriter``). Tests compare each with `JSONEncoder`.
+
+extension RPCID {
+    /// Writes the id as it came: an integral number without a fraction, a string, or `null`.
+    ///
+    /// - Parameter writer: the writer to append to.
+    package func write(to writer: inout JSONBytesWriter) {
+        switch self {
+        case .number(let value) where value == value.rounded() && abs(value) < 9e15:
+            writer.integer(Int64(value))
+        case .number(let value):
+            // Ids come from parsed JSON and are finite; `null` guards a value built by hand.
+            if (try? writer.number(value)) == nil { writer.null() }
+        case .string(let value):
+            writer.string(value)
+        case .null:
+            writer.null()
+        }
+    }
+}
+
+extension RPCError {
+    /// Writes `{"code":…,"message":…}`.
+    ///
+    /// - Parameter writer: the writer to append to.
+    package func write(to writer: inout JSONBytesWriter) {
+        writer.raw(#"{"code":"#)
+        writer.integer(Int64(code))
+        writer.raw(#","message":"#)
+        writer.string(message)
+        writer.bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension PingResult {
+    /// Writes `{"pid":…,"protocolVersion":…,"version":…}`.
+    ///
+    /// - Parameter writer: the writer to append to.
+    package func write(to writer: inout JSONBytesWriter) {
+        writer.raw(#"{"pid":"#)
+        writer.integer(Int64(pid))
+        writer.raw(#","protocolVersion":"#)
+        writer.integer(Int64(protocolVersion))
+        writer.raw(#","version":"#)
+        writer.string(version)
+        writer.bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension ReloadResult {
+    /// Writes `{"config":…,"found":…}`, `config` left out when there is none.
+    ///
+    /// - Parameter writer: the writer to append to.
+    package func write(to writer: inout JSONBytesWriter) {
+        writer.bytes.append(UInt8(ascii: "{"))
+        if let config {
+            writer.key("config")
+            writer.string(config)
+            writer.bytes.append(UInt8(ascii: ","))
+        }
+        writer.key("found")
+        writer.bool(found)
+        writer.bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension StatsResult {
+    /// Writes `{"firedTimers":…,"latenessMicroseconds":{…},"liveTimers":…,"runningTimers":…}`,
+    /// `latenessMicroseconds` left out before the first firing.
+    ///
+    /// - Parameter writer: the writer to append to.
+    /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
+    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
+        writer.raw(#"{"firedTimers":"#)
+        writer.integer(Int64(firedTimers))
+        writer.bytes.append(UInt8(ascii: ","))
+        if let latenessMicroseconds {
+            writer.raw(#""latenessMicroseconds":{"count":"#)
+            writer.integer(Int64(latenessMicroseconds.count))
+            writer.raw(#","max":"#)
+            try writer.number(latenessMicroseconds.max)
+            writer.raw(#","p50":"#)
+            try writer.number(latenessMicroseconds.p50)
+            writer.raw(#","p99":"#)
+            try writer.number(latenessMicroseconds.p99)
+            writer.raw("},")
+        }
+        writer.raw(#""liveTimers":"#)
+        writer.integer(Int64(liveTimers))
+        writer.raw(#","runningTimers":"#)
+        writer.integer(Int64(runningTimers))
+        writer.bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension LocalTimeResolution {
+    /// Writes `{"adjustment":…,"localTime":…,"timeZone":…}` (the instant is read back from `localTime`).
+    ///
+    /// - Parameter writer: the writer to append to.
+    package func write(to writer: inout JSONBytesWriter) {
+        writer.raw(#"{"adjustment":"#)
+        writer.string(adjustment)
+        writer.raw(#","localTime":"#)
+        writer.string(localTime)
+        writer.raw(#","timeZone":"#)
+        writer.string(timeZone)
+        writer.bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+/// A wire type the one JSON writer can write (what `timerctl --json` prints).
+package protocol JSONWritable {
+    /// Writes the value as `JSONEncoder` with sorted keys did.
+    ///
+    /// - Parameter writer: the writer to append to.
+    /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
+    func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber)
+}
+
+extension TimerInfo: JSONWritable {}
+extension PingResult: JSONWritable {}
+extension ReloadResult: JSONWritable {}
+extension StatsResult: JSONWritable {}
+
+extension Array: JSONWritable where Element: JSONWritable {
+    /// Writes `[…]`, the elements separated by commas.
+    ///
+    /// - Parameter writer: the writer to append to.
+    /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
+    package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, element) in enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            try element.write(to: &writer)
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+    }
+}

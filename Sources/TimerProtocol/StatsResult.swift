@@ -1,0 +1,50 @@
+import TimerModel
+
+/// The result of `daemon.stats`: daemon-wide figures for monitoring and benchmarks.
+///
+/// Unlike the timer methods, the counts cover every user's timers (they reveal no names or ids).
+public struct StatsResult: Sendable, Hashable, Codable {
+    /// Running and paused timers.
+    public var liveTimers: Int
+    /// Running timers (those in the deadline queue).
+    public var runningTimers: Int
+    /// Timers finished by the event loop since start-up.
+    public var firedTimers: Int
+    /// Lateness of the most recent firings (up to 16,384): the boot-time clock when the loop finished
+    /// the timer minus its deadline, in microseconds; `nil` before the first firing.
+    public var latenessMicroseconds: LatenessSummary?
+
+    /// Creates a stats result.
+    public init(liveTimers: Int, runningTimers: Int, firedTimers: Int, latenessMicroseconds: LatenessSummary?) {
+        self.liveTimers = liveTimers
+        self.runningTimers = runningTimers
+        self.firedTimers = firedTimers
+        self.latenessMicroseconds = latenessMicroseconds
+    }
+}
+
+/// Lateness percentiles over the samples held, in microseconds.
+public struct LatenessSummary: Sendable, Hashable, Codable {
+    /// How many samples the figures are over (at most the recorder's capacity, 16,384 by default).
+    public var count: Int
+    /// The median lateness, microseconds.
+    public var p50: Double
+    /// The 99th percentile, microseconds.
+    public var p99: Double
+    /// The largest lateness held, microseconds.
+    public var max: Double
+
+    /// Creates a summary.
+    ///
+    /// - Parameters:
+    ///   - count: how many samples the figures are over.
+    ///   - p50: the median lateness, microseconds.
+    ///   - p99: the 99th percentile, microseconds.
+    ///   - max: the largest lateness held, microseconds.
+    public init(count: Int, p50: Double, p99: Double, max: Double) {
+        self.count = count
+        self.p50 = p50
+        self.p99 = p99
+        self.max = max
+    }
+}

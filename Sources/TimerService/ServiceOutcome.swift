@@ -1,0 +1,30 @@
+import Countdown
+import TimerProtocol
+
+/// What handling one request line produced.
+public struct ServiceOutcome: Sendable {
+    /// The reply line (JSON, without the newline), or `nil` when the reply waits (`timer.wait`)
+    /// or the request was a notification (no `id`).
+    public var reply: [UInt8]?
+    /// Whether the engine's state changed, so it must be saved before the reply is sent.
+    public var changedState: Bool
+    /// Waiters to answer now because this request (or a timer that fell due before it) ended their timer.
+    public var wakeups: [(waiter: WaiterID, reply: [UInt8])]
+    /// One line for the daemon's log when the request changed something (`started timer 3 ("tea"), 25m`).
+    public var event: String?
+    /// Whether the request itself changed the state (start, stop, pause, resume), so that the
+    /// change must be durable before the reply is sent. Timers that merely finished do not count.
+    public var requiresDurability = false
+    /// Timers that were due and finished just before the request ran.
+    public var endings: [TimerEnding] = []
+    /// Set for `daemon.reload`: the daemon reloads, then answers with
+    /// ``TimerService/reloadReply(id:_:)`` (``reply`` is then `nil`), so the answer comes only
+    /// after the reload completed.
+    public var reloadRequest: ReloadRequest?
+}
+
+/// A `daemon.reload` the daemon has to carry out and then answer.
+public struct ReloadRequest: Sendable, Hashable {
+    /// The request's id, or `nil` for a notification (reload, no reply).
+    public var id: RPCID?
+}

@@ -1,0 +1,156 @@
+import Countdown
+
+/// Who wants to hear about which `TimerEvent`s: the fan-out between the engine's events and the
+/// clients. No I/O: the service asks it who receives an event and writes the lines itself.
+///
+/// A subscription names a scope (one timer, or every timer a requester may see), the event kinds it
+/// wants and how long it lasts. `timer.wait` is one case: one timer, its ending kinds
+/// (`finished`, `stopped`, `missed`), until the first of them.
+///
+/// Subscribers of an event are told in the order they subscribed. Adding and removing a
+/// subscription are O(1) (hash tables keyed by subscriber and by timer; no list is scanned), so a
+/// client that disconnects with many waits open costs one removal per wait.
+///
+/// ```swift
+/// var registry = SubscriptionRegistry()
+/// registry.subscribe(7, to: .timer(3), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+/// for event in engine.takeEvents() {
+///     for delivery in registry.deliveries(for: event) { print(delivery.subscriber, event.kind) }
+/// }
+/// ```
+public struct SubscriptionRegistry: Sendable {
+    /// Identifies a subscriber (for the daemon: one pending request or one connection).
+    public typealias SubscriberID = UInt64
+
+    /// Which timers a subscription covers.
+    public enum Scope: Sendable, Hashable {
+        /// One timer, by id.
+        case timer(UInt64)
+        /// Every timer of `owner`, or of every user when `owner` is `nil` (root).
+        case everyTimer(owner: UInt32?)
+    }
+
+    /// How long a subscription lasts.
+    public enum Lifetime: Sendable, Hashable {
+        /// It ends with the first event delivered (a `timer.wait`).
+        case untilFirstEvent
+        /// It lasts until ``SubscriptionRegistry/unsubscribe(_:)``.
+        case untilCancelled
+    }
+
+    /// One subscription.
+    public struct Subscription: Sendable, Hashable {
+        /// Which timers it covers.
+        public var scope: Scope
+        /// Which kinds of event it wants.
+        public var kinds: Set<TimerEvent.Name>
+        /// How long it lasts.
+        public var lifetime: Lifetime
+        /// Its place in subscription order (deliveries are in this order).
+        var order: UInt64
+    }
+
+    /// One subscriber to tell about an event.
+    public struct Delivery: Sendable, Hashable {
+        /// Who.
+        public var subscriber: SubscriberID
+        /// Whether this delivery ended the subscription (it was ``Lifetime/untilFirstEvent``).
+        public var endsSubscription: Bool
+    }
+
+    private var subscriptions: [SubscriberID: Subscription] = [:]
+    /// Subscribers of one timer, with their order: removing one is a hash-table removal.
+    private var byTimer: [UInt64: [SubscriberID: UInt64]] = [:]
+    /// Subscribers of every timer (of an owner), with their order.
+    private var broad: [SubscriberID: UInt64] = [:]
+    private var nextOrder: UInt64 = 0
+    /// How many stored entries the registry has read or written, for tests that check the cost of
+    /// an operation by counting instead of timing.
+    private(set) var entriesTouched = 0
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// The number of subscriptions.
+    public var count: Int { subscriptions.count }
+
+    /// Whether `subscriber` has a subscription.
+    ///
+    /// - Parameter subscriber: the subscriber.
+    public func isSubscribed(_ subscriber: SubscriberID) -> Bool { subscriptions[subscriber] != nil }
+
+    /// Adds a subscription, replacing any that `subscriber` had.
+    ///
+    /// - Parameters:
+    ///   - subscriber: who subscribes.
+    ///   - scope: which timers.
+    ///   - kinds: which kinds of event.
+    ///   - lifetime: how long it lasts.
+    public mutating func subscribe(
+        _ subscriber: SubscriberID, to scope: Scope, kinds: Set<TimerEvent.Name>, lifetime: Lifetime
+    ) {
+        unsubscribe(subscriber)
+        let order = nextOrder
+        nextOrder += 1
+        subscriptions[subscriber] = Subscription(scope: scope, kinds: kinds, lifetime: lifetime, order: order)
+        switch scope {
+        case .timer(let id): byTimer[id, default: [:]][subscriber] = order
+        case .everyTimer: broad[subscriber] = order
+        }
+        entriesTouched += 2
+    }
+
+    /// Removes `subscriber`'s subscription (its client went away, or it was cancelled).
+    ///
+    /// - Parameter subscriber: the subscriber.
+    /// - Returns: whether it had one.
+    /// - Complexity: O(1): two hash-table removals, whatever the number of subscribers.
+    @discardableResult
+    public mutating func unsubscribe(_ subscriber: SubscriberID) -> Bool {
+        guard let subscription = subscriptions.removeValue(forKey: subscriber) else { return false }
+        entriesTouched += 1
+        switch subscription.scope {
+        case .timer(let id):
+            byTimer[id]?[subscriber] = nil
+            if byTimer[id]?.isEmpty == true { byTimer[id] = nil }
+        case .everyTimer:
+            broad[subscriber] = nil
+        }
+        entriesTouched += 1
+        return true
+    }
+
+    /// The subscribers to tell about `event`, in subscription order; subscriptions that end with it
+    /// are removed.
+    ///
+    /// - Parameter event: what happened.
+    /// - Returns: who receives it.
+    /// - Complexity: O(k log k) for the k subscribers of the timer and of every timer.
+    public mutating func deliveries(for event: TimerEvent) -> [Delivery] {
+        let name = event.kind.name
+        var matched: [(order: UInt64, subscriber: SubscriberID)] = []
+        for (subscriber, order) in byTimer[event.timer.id] ?? [:] {
+            entriesTouched += 1
+            if subscriptions[subscriber]?.kinds.contains(name) == true { matched.append((order, subscriber)) }
+        }
+        for (subscriber, order) in broad {
+            entriesTouched += 1
+            guard let subscription = subscriptions[subscriber], subscription.kinds.contains(name),
+                case .everyTimer(let owner) = subscription.scope, owner == nil || owner == event.owner
+            else { continue }
+            matched.append((order, subscriber))
+        }
+        guard !matched.isEmpty else { return [] }
+        matched.sort { $0.order < $1.order }
+        return matched.map { entry in
+            let ends = subscriptions[entry.subscriber]?.lifetime == .untilFirstEvent
+            if ends { unsubscribe(entry.subscriber) }
+            return Delivery(subscriber: entry.subscriber, endsSubscription: ends)
+        }
+    }
+}
+
+extension TimerEvent.Name {
+    /// The kinds that end a timer: what `timer.wait` waits for.
+    public static let endings: Set<TimerEvent.Name> = [.finished, .stopped, .missed]
+}

@@ -1,0 +1,120 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension TimerService {
+    static func paramsObject(_ value: JSONValue?, method: RPCMethod) throws -> [String: JSONValue] {
+        switch value {
+        case .none, .some(.null): return [:]
+        case .some(.object(let object)): return object
+        case .some(let other):
+            throw RPCError(
+                .invalidParams, "params of \(method.rawValue) must be an object (by name), got \(other.typeName)")
+        }
+    }
+
+    static func allowOnly(_ keys: Set<String>, in params: [String: JSONValue], method: RPCMethod) throws {
+        for key in params.keys.sorted() where !keys.contains(key) {
+            let allowed = keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ")
+            throw RPCError(.invalidParams, "unknown parameter \"\(key)\" for \(method.rawValue); allowed: \(allowed)")
+        }
+    }
+
+    static func typeError(_ key: String, _ expected: String, _ got: JSONValue, _ method: RPCMethod)
+        -> RPCError
+    {
+        RPCError(.invalidParams, "\"\(key)\" of \(method.rawValue) must be \(expected), got \(got.typeName)")
+    }
+
+    static func timerReference(_ params: [String: JSONValue], _ method: RPCMethod) throws -> TimerReference {
+        try allowOnly(["timer"], in: params, method: method)
+        switch params["timer"] {
+        case .some(.string(let text)):
+            return try TimerReference(parsing: text)
+        case .some(.number(let number)) where number >= 0 && number == number.rounded() && number < 1.8e19:
+            return .id(UInt64(number))
+        case .none:
+            throw RPCError(.invalidParams, "\(method.rawValue) needs \"timer\": an id (number) or a name (string)")
+        case .some(let other):
+            throw typeError("timer", "an id (whole number ≥ 0) or a name (string)", other, method)
+        }
+    }
+
+    /// `at`: an ISO 8601 date-time with `Z` or an offset, or a local wall time with `timeZone` (and
+    /// optionally `minuteInterval`), resolved by ``localTimeResolver``; exclusive with `durations`.
+    func absoluteDeadline(_ params: [String: JSONValue]) throws -> (Date, LocalTimeResolution?)? {
+        let text: String
+        switch params["at"] {
+        case .none, .some(.null):
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(.invalidParams, "\"\(key)\" of timer.start goes with \"at\" (a local time)")
+            }
+            return nil
+        case .some(.string(let value)):
+            text = value
+        case .some(let other):
+            throw Self.typeError("at", "an ISO 8601 date-time string", other, .timerStart)
+        }
+        guard params["durations"] == nil else {
+            throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
+        }
+        if let date = ISO8601.date(from: text) {
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(
+                    .invalidParams, "\"\(key)\" applies to a local time; \"at\" \"\(text)\" has its own offset")
+            }
+            return (date, nil)
+        }
+        let zone: String
+        switch params["timeZone"] {
+        case .some(.string(let value)): zone = value
+        case .none, .some(.null):
+            throw RPCError(
+                .invalidParams,
+                "\"at\" must be an ISO 8601 date-time with Z or an offset, such as \"2026-12-01T09:00:00+01:00\", or a "
+                    + "local time with \"timeZone\", got \"\(text)\"")
+        case .some(let other): throw Self.typeError("timeZone", "an IANA time zone name", other, .timerStart)
+        }
+        var interval = 1
+        switch params["minuteInterval"] {
+        case .none, .some(.null): break
+        case .some(.number(let value)) where value == value.rounded() && abs(value) < 1e9: interval = Int(value)
+        case .some(let other): throw Self.typeError("minuteInterval", "a whole number of minutes", other, .timerStart)
+        }
+        guard let localTimeResolver else {
+            throw RPCError(.invalidParams, "this service does not resolve local times; send \"at\" with an offset")
+        }
+        let resolution = try localTimeResolver(text, zone, interval, engine.clock.wallNow())
+        return (resolution.date, resolution)
+    }
+
+    static func durations(_ value: JSONValue?) throws -> [Double] {
+        let expected = "an array of durations (seconds as numbers, or strings such as \"25m\")"
+        guard case .array(let items) = value else {
+            throw value == nil
+                ? RPCError(
+                    .invalidParams, "timer.start needs \"durations\" (\(expected)) or \"at\" (an ISO 8601 end time)")
+                : typeError("durations", expected, value ?? .null, .timerStart)
+        }
+        return try items.map { item in
+            switch item {
+            case .number(let seconds):
+                try DurationParser.validate(seconds: seconds)
+                return seconds
+            case .string(let text):
+                return try DurationParser.seconds(from: text)
+            default:
+                throw RPCError(
+                    .invalidParams,
+                    "each of \"durations\" must be a number of seconds or a string such as \"25m\", got \(item.typeName)"
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The protocol's server side without any I/O: reads one JSON-RPC 2.0 request line, runs it on the
+/// engine and writes the reply line. The daemon feeds it lines from its sockets; tests feed it strings.
+///
+/// Wire format (docs/protocol.md): one JSON object per line, UTF-8, at most ``maximumLineBytes``.
+/// Parameters are by name. A request without `id` is a notification: it runs and gets no reply.
+/// Batches (arrays) are refused with `-32600`. Error codes are in `RPCErrorCode`.
+public struct TimerService: Sendable {
+    /// The longest request line accepted, newline excluded: 64 KiB.
+    public static let maximumLineBytes = 65_536
+
+    /// The engine the requests run on.
+    public var engine: TimerEngine
+    /// The most live timers one uid may have, or `nil` for no limit.
+    public var quota: Int?
+    /// The process id `daemon.ping` reports.
+    public var pid: Int32
+
+    /// Who is subscribed to which events; a pending `timer.wait` is one subscription.
+    public private(set) var subscriptions = SubscriptionRegistry()
+    /// The request id each pending `timer.wait` answers under.
+    private var pendingWaits: [WaiterID: RPCID] = [:]
+    /// Recently formatted timestamps, reused within the same millisecond (see ``TimestampCache``).
+    var timestamps = TimestampCache()
+
+    /// Creates a service around an engine.
+    ///
+    /// - Parameters:
+    ///   - engine: the engine to run requests on.
+    ///   - quota: the most live timers per uid, or `nil`.
+    ///   - pid: the process id `daemon.ping` reports.
+    public init(engine: TimerEngine, quota: Int? = 10_000, pid: Int32 = 0) {
+        self.engine = engine
+        self.engine.eventRecording = .buffered
+        self.quota = quota
+        self.pid = pid
+    }
+
+    /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
+    /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
+    /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
+    /// timerd installs one built on `DatePicking.LocalTimeResolver`, so that `timerctl` itself need
+    /// not load the time-zone and calendar data. It throws an `RPCError` the client can act on.
+    public var localTimeResolver:
+        (
+            @Sendable (_ text: String, _ timeZone: String, _ minuteInterval: Int, _ now: Date) throws ->
+                LocalTimeResolution
+        )?
+
+    /// Handles one request line.
+    ///
+    /// - Parameters:
+    ///   - line: the request's bytes, without the newline.
+    ///   - context: who sent it.
+    /// - Returns: the reply (or none yet) and whether the state changed.
+    public mutating func handle(line: [UInt8], context: RequestContext) -> ServiceOutcome {
+        var outcome = ServiceOutcome(reply: nil, changedState: false, wakeups: [], event: nil)
+        guard line.count <= Self.maximumLineBytes else {
+            outcome.reply = Self.errorLine(id: .null, RPCError(.invalidRequest, Self.tooLongMessage))
+            return outcome
+        }
+        // What JSONDecoder accepted once is still accepted (trailing commas, a BOM, UTF-16 …).
+        guard let value = JSONValue(parsing: line, leniency: .foundationCompatible) else {
+            outcome.reply = Self.errorLine(
+                id: .null, RPCError(.parseError, "request is not valid JSON: send one JSON-RPC 2.0 object per line"))
+            return outcome
+        }
+        guard case .object(let object) = value else {
+            let what = value.typeName == "array" ? "batch requests are not supported" : "a request is a JSON object"
+            outcome.reply = Self.errorLine(
+                id: .null,
+                RPCError(.invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
+            return outcome
+        }
+        let id = Self.readID(object["id"])
+        if case .some(let value) = object["id"], id == .null, value != .null {
+            outcome.reply = Self.errorLine(
+                id: .null, RPCError(.invalidRequest, "\"id\" must be a string, a number or null, got \(value.typeName)")
+            )
+            return outcome
+        }
+        guard case .string("2.0") = object["jsonrpc"] else {
+            outcome.reply = Self.errorLine(
+                id: id ?? .null, RPCError(.invalidRequest, "\"jsonrpc\" must be \"2.0\""))
+            return outcome
+        }
+        guard case .string(let methodName) = object["method"] else {
+            outcome.reply = Self.errorLine(
+                id: id ?? .null, RPCError(.invalidRequest, "\"method\" must be a string, e.g. \"timer.status\""))
+            return outcome
+        }
+        guard let method = RPCMethod(rawValue: methodName) else {
+            guard id != nil else { return outcome }  // a notification gets no reply, not even an error (§4.1)
+            let known = RPCMethod.allCases.map(\.rawValue).joined(separator: ", ")
+            outcome.reply = Self.errorLine(
+                id: id ?? .null, RPCError(.methodNotFound, "unknown method \"\(methodName)\"; methods: \(known)"))
+            return outcome
+        }
+        // Timers already due finish first, so no request sees (or pauses) a timer past its end.
+        let due = fireDueTimers()
+        outcome.endings = due.endings
+        outcome.wakeups = due.wakeups
+        if !due.endings.isEmpty { outcome.changedState = true }
+        do {
+            let params = try Self.paramsObject(object["params"], method: method)
+            switch try run(method, params: params, id: id, context: context) {
+            case .result(let data, let changed, let event):
+                outcome.changedState = outcome.changedState || changed
+                outcome.requiresDurability = changed
+                outcome.event = event
+                outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
+            case .stopped(let data, let ending):
+                outcome.changedState = true
+                outcome.requiresDurability = true
+                outcome.event = "stopped timer \(ending.timer.label)"
+                outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
+            case .waiting:
+                outcome.reply = nil
+            case .reload:
+                outcome.reply = nil
+                outcome.reloadRequest = ReloadRequest(id: id)
+            }
+        } catch {
+            outcome.reply = id == nil ? nil : Self.errorLine(id: id ?? .null, error)
+        }
+        outcome.wakeups += routeEvents()
+        return outcome
+    }
+
+    /// Finishes due timers (and steps groups) and builds the replies for the waits they end.
+    ///
+    /// - Returns: the timers that ended and the replies to send.
+    public mutating func fireDueTimers() -> (endings: [TimerEnding], wakeups: [(waiter: WaiterID, reply: [UInt8])]) {
+        let endings = engine.fireDueTimers()
+        return (endings, routeEvents())
+    }
+
+    /// Whether `waiter` is a `timer.wait` still waiting.
+    ///
+    /// - Parameter waiter: the token of the request.
+    public func isWaiting(_ waiter: WaiterID) -> Bool { subscriptions.isSubscribed(waiter) }
+
+    /// Forgets the wait of a client that went away.
+    ///
+    /// - Parameter waiter: the token of its pending `timer.wait`.
+    /// - Complexity: O(1).
+    public mutating func cancelWait(_ waiter: WaiterID) {
+        pendingWaits[waiter] = nil
+        subscriptions.unsubscribe(waiter)
+    }
+
+    /// Takes the engine's events and fans them out through ``subscriptions``: each pending
+    /// `timer.wait` whose timer ended gets its reply.
+    ///
+    /// - Returns: the replies to send, in the order the events happened.
+    private mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
+        var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
+        for event in engine.takeEvents() {
+            for delivery in subscriptions.deliveries(for: event) {
+                guard let id = pendingWaits.removeValue(forKey: delivery.subscriber),
+                    let line = try? json(event.timer)
+                else { continue }
+                wakeups.append((delivery.subscriber, Self.resultLine(id: id, resultJSON: line)))
+            }
+        }
+        return wakeups
+    }
+
+    private static func readID(_ value: JSONValue?) -> RPCID? {
+        switch value {
+        case .none: return nil
+        case .some(.number(let number)): return .number(number)
+        case .some(.string(let string)): return .string(string)
+        default: return .null
+        }
+    }
+
+    private enum RunResult {
+        case result([UInt8], changed: Bool, event: String? = nil)
+        case stopped([UInt8], TimerEnding)
+        case waiting
+        case reload
+    }
+
+    private mutating func run(
+        _ method: RPCMethod, params: [String: JSONValue], id: RPCID?, context: RequestContext
+    ) throws -> RunResult {
+        switch method {
+        case .timerStart:
+            try Self.allowOnly(["at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: method)
+            let name: String?
+            switch params["name"] {
+            case .none, .some(.null): name = nil
+            case .some(.string(let value)): name = value
+            case .some(let other): throw Self.typeError("name", "a string", other, method)
+            }
+            let quota = context.seesAll ? nil : quota
+            if let (deadline, resolution) = try absoluteDeadline(params) {
+                let snapshot = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
+                let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))"
+                return .result(try json(snapshot, resolvedAt: resolution), changed: true, event: event)
+            }
+            let durations = try Self.durations(params["durations"])
+            let snapshot = try engine.start(durations: durations, name: name, owner: context.uid, quota: quota)
+            let event =
+                "started timer \(snapshot.label), "
+                + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
+            return .result(try json(snapshot), changed: true, event: event)
+        case .timerStop:
+            let reference = try Self.timerReference(params, method)
+            let ending = try engine.stop(reference, requester: context.requester)
+            return .stopped(try json(ending.timer), ending)
+        case .timerPause:
+            let snapshot = try engine.pause(try Self.timerReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "paused timer \(snapshot.label)")
+        case .timerResume:
+            let snapshot = try engine.resume(try Self.timerReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "resumed timer \(snapshot.label)")
+        case .timerStatus:
+            let snapshot = try engine.status(try Self.timerReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: false)
+        case .timerList:
+            try Self.allowOnly(["all"], in: params, method: method)
+            let all: Bool
+            switch params["all"] {
+            case .none, .some(.null): all = false
+            case .some(.bool(let value)): all = value
+            case .some(let other): throw Self.typeError("all", "a boolean", other, method)
+            }
+            return .result(try json(engine.list(includeEnded: all, requester: context.requester)), changed: false)
+        case .timerWait:
+            let reference = try Self.timerReference(params, method)
+            let timer = try engine.status(reference, requester: context.requester)
+            if !timer.state.isLive { return .result(try json(timer), changed: false) }
+            // A wait is a one-timer subscription to its ending; a notification (no id) gets no reply.
+            if let id {
+                pendingWaits[context.waiter] = id
+                subscriptions.subscribe(
+                    context.waiter, to: .timer(timer.id), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+            }
+            return .waiting
+        case .daemonPing:
+            try Self.allowOnly([], in: params, method: method)
+            let result = PingResult(
+                version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid)
+            var writer = JSONBytesWriter(capacity: 64)
+            result.write(to: &writer)
+            return .result(writer.bytes, changed: false)
+        case .daemonReload:
+            try Self.allowOnly([], in: params, method: method)
+            return .reload
+        case .daemonStats:
+            try Self.allowOnly([], in: params, method: method)
+            let lateness = engine.lateness.summary.map {
+                LatenessSummary(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max)
+            }
+            let result = StatsResult(
+                liveTimers: engine.liveCount, runningTimers: engine.runningCount,
+                firedTimers: engine.lateness.totalCount, latenessMicroseconds: lateness)
+            var writer = JSONBytesWriter(capacity: 160)
+            try result.write(to: &writer)
+            return .result(writer.bytes, changed: false)
+        }
+    }
+}

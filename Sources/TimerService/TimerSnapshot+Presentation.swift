@@ -1,0 +1,43 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+extension TimerInfo {
+    /// The wire form of an engine snapshot: ids as text, instants as ISO 8601 strings (UTC, milliseconds).
+    ///
+    /// Timestamps go through `timestamps`, which hands out the same string again for the same
+    /// millisecond (`createdAt` and `startedAt` of a new timer, and the timers started within one
+    /// millisecond under load), so a reply formats (and allocates) as few strings as before the
+    /// engine stopped formatting them (docs/performance.md).
+    ///
+    /// - Parameters:
+    ///   - snapshot: the engine's values.
+    ///   - timestamps: the cache of recently formatted instants.
+    init(_ snapshot: TimerSnapshot, timestamps: inout TimestampCache) {
+        let isGroup = !snapshot.children.isEmpty
+        let created = timestamps.string(from: snapshot.createdAt)
+        let started = timestamps.string(from: snapshot.startedAt)
+        self.init(
+            id: String(snapshot.id), name: snapshot.name, state: snapshot.state, duration: snapshot.duration,
+            remaining: snapshot.remaining, elapsed: snapshot.elapsed, progress: snapshot.progress,
+            createdAt: created, startedAt: started,
+            endedAt: snapshot.endedAt.map { timestamps.string(from: $0) },
+            endsAt: snapshot.endsAt.map { timestamps.string(from: $0) },
+            missed: snapshot.missed ? true : nil, currentChild: isGroup ? snapshot.currentChild : nil,
+            children: isGroup
+                ? snapshot.children.map { child in
+                    TimerInfo(
+                        id: "\(snapshot.id).\(child.index + 1)", name: nil, state: child.state,
+                        duration: child.duration, remaining: child.remaining, elapsed: child.elapsed,
+                        progress: child.progress)
+                } : nil)
+    }
+
+    /// The wire form of an engine snapshot, formatting its instants afresh.
+    ///
+    /// - Parameter snapshot: the engine's values.
+    public init(_ snapshot: TimerSnapshot) {
+        var timestamps = TimestampCache()
+        self.init(snapshot, timestamps: &timestamps)
+    }
+}

@@ -1,0 +1,77 @@
+import Countdown
+import Foundation
+import Testing
+import TimerModel
+
+@testable import TimerService
+
+/// An event of `kind` for timer `id` owned by `owner`, at 2026-11-29T15:17:33Z.
+private func event(_ kind: TimerEvent.Kind, timer id: UInt64, owner: UInt32 = 1_000) -> TimerEvent {
+    let wall = Date(timeIntervalSince1970: 1_795_965_453)
+    let snapshot = TimerSnapshot(
+        id: id, name: nil, state: .running, duration: 60, remaining: 60, elapsed: 0,
+        progress: ProgressSnapshot(
+            totalUnitCount: 60_000, completedUnitCount: 0, fractionCompleted: 0, isIndeterminate: false,
+            isFinished: false, isCancelled: false, isPaused: false),
+        createdAt: wall, startedAt: wall, endedAt: nil, endsAt: nil, missed: false, currentChild: nil, children: [])
+    return TimerEvent(kind: kind, owner: owner, date: wall, timer: snapshot)
+}
+
+@Suite("SubscriptionRegistry")
+struct SubscriptionRegistryTests {
+    @Test("A one-timer wait gets only its timer's ending, once, in subscription order")
+    func waitLikeSubscriptions() {
+        var registry = SubscriptionRegistry()
+        registry.subscribe(7, to: .timer(1), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+        registry.subscribe(3, to: .timer(1), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+        registry.subscribe(9, to: .timer(2), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+        let paused = registry.deliveries(for: event(.paused, timer: 1))
+        #expect(paused.isEmpty)  // not an ending
+        let delivered = registry.deliveries(for: event(.finished, timer: 1))
+        // 7 subscribed before 3; both end with the delivery; 9 waits on another timer.
+        #expect(delivered.map(\.subscriber) == [7, 3] && delivered.allSatisfy(\.endsSubscription))
+        #expect(!registry.isSubscribed(7) && !registry.isSubscribed(3) && registry.isSubscribed(9))
+        let deliveredAgain = registry.deliveries(for: event(.finished, timer: 1))
+        #expect(deliveredAgain.isEmpty)
+        #expect(registry.count == 1)
+    }
+
+    @Test("An every-timer subscription sees only its owner's timers, and lasts")
+    func broadSubscription() {
+        var registry = SubscriptionRegistry()
+        registry.subscribe(1, to: .everyTimer(owner: 1_000), kinds: [.started, .finished], lifetime: .untilCancelled)
+        registry.subscribe(2, to: .everyTimer(owner: nil), kinds: [.started], lifetime: .untilCancelled)
+        let started = registry.deliveries(for: event(.started, timer: 5))
+        #expect(started.map(\.subscriber) == [1, 2])
+        let startedByOther = registry.deliveries(for: event(.started, timer: 6, owner: 2_000))
+        #expect(startedByOther.map(\.subscriber) == [2])
+        let finished = registry.deliveries(for: event(.finished, timer: 5))
+        #expect(finished.map(\.subscriber) == [1])
+        let stopped = registry.deliveries(for: event(.stopped, timer: 5))
+        #expect(stopped.isEmpty)
+        #expect(registry.isSubscribed(1) && registry.isSubscribed(2))
+        let first = registry.unsubscribe(1)
+        let second = registry.unsubscribe(1)
+        #expect(first && !second)
+        let afterCancel = registry.deliveries(for: event(.finished, timer: 5))
+        #expect(afterCancel.isEmpty)
+    }
+
+    @Test("Removing one of 10,000 waits on the same timer touches a constant number of entries")
+    func removalIsConstant() {
+        var registry = SubscriptionRegistry()
+        for subscriber in 0..<UInt64(10_000) {
+            registry.subscribe(subscriber, to: .timer(1), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+        }
+        let before = registry.entriesTouched
+        let removed = registry.unsubscribe(5_000)
+        #expect(removed)
+        // Two entries: the subscription and its place under timer 1; a scan would touch up to 10,000.
+        #expect(registry.entriesTouched - before == 2)
+        let again = registry.entriesTouched
+        let removedLast = registry.unsubscribe(9_999)
+        #expect(removedLast)
+        #expect(registry.entriesTouched - again == 2)
+        #expect(registry.count == 9_998)
+    }
+}
