@@ -31,7 +31,7 @@ public struct ControlOptions: Sendable, Equatable {
     public init() {}
 
     /// Parses the arguments (without the program name) with the one scanner and the table
-    /// ``CommandLineTable/CommandTable/timerctl``. Global options are accepted before or after the
+    /// `CommandTable.timerctl` (CommandLineTable). Global options are accepted before or after the
     /// verb; `--opt=value` and `--opt value` are both accepted; `--` ends options. A negative number
     /// such as `-5m` is an argument, not an option, so that `start -5m` gets the duration's own error.
     ///

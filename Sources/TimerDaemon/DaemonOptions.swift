@@ -6,9 +6,9 @@ import TimerSystem
 
 /// timerd's command line.
 public struct DaemonOptions: Sendable, Equatable {
-    /// The control socket's path; default ``RuntimePaths/defaultSocketPath()``.
+    /// The control socket's path; default `RuntimePaths.defaultSocketPath()`.
     public var socketPath: String?
-    /// The state directory; default ``RuntimePaths/defaultStateDirectory()``.
+    /// The state directory; default `RuntimePaths.defaultStateDirectory()`.
     public var stateDirectory: String?
     /// Exit after this many seconds with no live timers and no clients (set when autostarted).
     public var exitWhenIdleSeconds: Double?
@@ -43,7 +43,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Creates the defaults.
     public init() {}
 
-    /// The usage text printed by `timerd --help`, rendered from ``CommandLineTable/CommandTable/timerd``.
+    /// The usage text printed by `timerd --help`, rendered from `CommandTable.timerd` (CommandLineTable).
     public static let help = """
         Usage: \(CommandTable.timerd.usageLine(for: nil))
 
@@ -66,7 +66,7 @@ public struct DaemonOptions: Sendable, Equatable {
     }
 
     /// Parses timerd's arguments (without the program name) with the one scanner and the table
-    /// ``CommandLineTable/CommandTable/timerd``: `--option VALUE` or `--option=VALUE`; the last of a
+    /// `CommandTable.timerd` (CommandLineTable): `--option VALUE` or `--option=VALUE`; the last of a
     /// repeated option wins.
     ///
     /// - Throws: ``UsageError`` naming the bad argument and what is allowed.
