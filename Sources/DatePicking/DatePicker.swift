@@ -45,11 +45,17 @@ public struct DatePicker: Sendable, Hashable, Codable {
     ///
     /// Stored as given; ``date`` is clamped to it on read (decision A6). When both bounds are set and
     /// `minimumDate > maximumDate`, both are ignored (rule B10). Ignored in countdown mode. A non-finite date
-    /// counts as no bound.
-    public var minimumDate: Date?
+    /// counts as no bound and is not stored: setting NaN or ±infinity leaves `nil`, so the picker always
+    /// encodes to JSON.
+    public var minimumDate: Date? {
+        didSet { if let value = minimumDate, !value.timeIntervalSinceReferenceDate.isFinite { minimumDate = nil } }
+    }
 
-    /// The latest selectable date, or `nil` for no upper bound. Default `nil`. See ``minimumDate``.
-    public var maximumDate: Date?
+    /// The latest selectable date, or `nil` for no upper bound. Default `nil`. See ``minimumDate``; a non-finite
+    /// date is likewise stored as `nil`.
+    public var maximumDate: Date? {
+        didSet { if let value = maximumDate, !value.timeIntervalSinceReferenceDate.isFinite { maximumDate = nil } }
+    }
 
     /// Whether ``date`` is floored to ``minuteInterval`` on set and on read. Default `true` (rule B7).
     ///
@@ -83,7 +89,8 @@ public struct DatePicker: Sendable, Hashable, Codable {
     public var allowsZeroCountDownDuration = false
 
     /// How many `valueChanged` events the picker has sent: one per settled user spin that changed the
-    /// selection or had to restrict it (rule B22, decision A11). Programmatic changes never send one.
+    /// selection or had to restrict it (rule B22, decision A11). Programmatic changes never send one. The count
+    /// saturates at `Int.max` instead of overflowing.
     public internal(set) var valueChangedCount = 0
 
     var storedMinuteInterval = 1
