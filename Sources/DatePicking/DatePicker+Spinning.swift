@@ -107,6 +107,20 @@ extension DatePicker {
         case .month:
             let count = calendar.maximumRange(of: .month)?.count ?? 12
             candidate.month = Wheel.modulo(previous.month - 1 + rows % count, count) + 1
+        case .year where calendar.identifier == .japanese:
+            // Years run on across eras, as on iOS: Reiwa 1 (2019) − 1 row is Heisei 30 (decision A15).
+            var anchor = previous
+            anchor.isLeapMonth = false
+            anchor.day = 1
+            anchor.hour = 12
+            if let start = anchor.resolved(in: calendar),
+                let moved = calendar.date(
+                    byAdding: .year, value: Swift.min(Swift.max(rows, -20_000), 20_000), to: start)
+            {
+                let target = WallTime(moved, in: calendar)
+                candidate.era = target.era
+                candidate.year = target.year
+            }
         case .year:
             candidate.year = Swift.min(Swift.max(previous.year.addingClamped(rows), 1), 10_000)
         case .date:
