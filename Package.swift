@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Countdown", targets: ["Countdown"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
+        .executable(name: "timerpick", targets: ["timerpick"]),
     ],
     targets: [
         // Exposes the Linux headers that Glibc's module leaves out (epoll, timerfd, SO_PEERCRED's ucred).
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "TimerControl", dependencies: ["Countdown", "TimerSystem"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
+        // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
+        .executableTarget(name: "timerpick", dependencies: ["DatePicking"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(name: "EngineBenchmark", dependencies: ["Countdown"], path: "Benchmarks/EngineBenchmark"),
@@ -32,6 +35,7 @@ let package = Package(
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
         .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
         .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
+        .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "DatePicking"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
     ],
