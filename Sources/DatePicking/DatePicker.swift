@@ -5,8 +5,8 @@ import Foundation
 /// The model holds the same properties as `UIDatePicker` (``datePickerMode``, ``date``, ``minimumDate``,
 /// ``maximumDate``, ``minuteInterval``, ``roundsToMinuteInterval``, ``countDownDuration``, ``calendar``,
 /// ``locale``, ``timeZone``), describes the wheels the picker would show (``wheels``), and simulates a user
-/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A14 of
-/// DATEPICKER.md, each cited where it applies.
+/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A16 of
+/// docs/datepicker-rules.md, each cited where it applies.
 ///
 /// It never reads the clock or the system settings: "now", the system locale, time zone, calendar and 12/24-hour
 /// switch come in through ``environment``. Nothing traps on any input: out-of-range or non-finite values are

@@ -3,7 +3,7 @@ import Foundation
 /// The outside world a ``DatePicker`` would otherwise read from the system: "now" and the user's settings.
 ///
 /// UIKit reads the clock (`date` defaults to the moment of creation), `Locale.current`, `Calendar.current`,
-/// `TimeZone.current` and the 24-Hour Time switch (rules B2 and B16 of DATEPICKER.md). This module never does;
+/// `TimeZone.current` and the 24-Hour Time switch (rules B2 and B16 of docs/datepicker-rules.md). This module never does;
 /// the caller passes them here, which keeps every result reproducible.
 public struct DatePickerEnvironment: Sendable, Hashable, Codable {
     /// The instant treated as "now": the initial ``DatePicker/date`` and the "today" row of the date wheel.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// This is the "selection" of UIKit's `lastSelectedComponents`: what the wheels show, independent of the
 /// instant it resolves to. Comparisons at a granularity use the components lexicographically, which is how
-/// UIKit's `areValidDateComponents:comparingUnits:` validates rows (rule B12 of DATEPICKER.md).
+/// UIKit's `areValidDateComponents:comparingUnits:` validates rows (rule B12 of docs/datepicker-rules.md).
 struct WallTime: Sendable, Hashable {
     var era: Int
     var year: Int

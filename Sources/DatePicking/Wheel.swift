@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Rows are numbered from 0. A wrapping wheel repeats its ``rowCount`` rows endlessly (UIKit uses 10 000
 /// virtual rows and recentres); ``value(atRow:)`` accepts any row number and reduces it. A non-wrapping wheel
-/// has exactly ``rowCount`` rows. Source: rule B15 of DATEPICKER.md.
+/// has exactly ``rowCount`` rows. Source: rule B15 of docs/datepicker-rules.md.
 public struct Wheel: Sendable, Hashable {
     /// Which wheel this is.
     public let kind: WheelKind

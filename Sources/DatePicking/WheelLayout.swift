@@ -2,7 +2,7 @@ import Foundation
 
 /// The ordered wheel kinds of one mode in one locale, derived from the locale's own date pattern.
 ///
-/// Patterns come from `DateFormatter.dateFormat(fromTemplate:options:locale:)` (rule B14 of DATEPICKER.md)
+/// Patterns come from `DateFormatter.dateFormat(fromTemplate:options:locale:)` (rule B14 of docs/datepicker-rules.md)
 /// and are cached, because ICU's pattern generator is slow to create.
 struct WheelLayout: Sendable, Hashable {
     /// Wheel kinds in the order their fields appear in the pattern (logical order).
