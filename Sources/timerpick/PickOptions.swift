@@ -126,7 +126,8 @@ struct PickOptions: Equatable {
             picker.maximumDate = try maximum.map { text throws(DatePickingError) in
                 try Self.instant(text, now: now, timeZone: timeZone)
             }
-            picker.date = now
+            // The initialiser already selected `now`; setting `date` again in countdown mode would load the
+            // time of day as a duration (decision A12), so a countdown starts at one interval instead (B20).
             return picker
         } catch {
             throw UsageError(description: error.description)

@@ -70,8 +70,9 @@ struct PickerState {
     ///
     /// The digits typed so far and this one make a number; if the wheel has a row with that value, the wheel
     /// spins to it (the shortest way that does not pass between 11 and 12 on a 12-hour wheel, so the AM/PM wheel
-    /// keeps its value). Otherwise typing starts again from this digit. So on a minute wheel "4" then "5"
-    /// selects 4 and then 45; on a year wheel "2", "0", "3", "0" ends on 2030. On the `.dateAndTime` date wheel
+    /// keeps its value). Otherwise typing starts again from this digit, or, when that is no value either, the
+    /// digits are kept as the start of one. So on a minute wheel "4" then "5" selects 4 and then 45; on a
+    /// 15-minute wheel "3" selects nothing and "30" selects 30; on a year wheel "2", "0", "3", "0" ends on 2030. On the `.dateAndTime` date wheel
     /// the number is a day of the current month. The AM/PM wheel ignores digits.
     mutating func type(_ digit: Int) {
         let extended = typed + String(digit)
@@ -80,7 +81,8 @@ struct PickerState {
         } else if spinFocused(toValue: digit) {
             typed = String(digit)
         } else {
-            typed = ""
+            // Not a value yet, but perhaps the start of one: the 3 of 30 on a 15-minute wheel.
+            typed = extended.count < 4 ? extended : ""
         }
     }
 

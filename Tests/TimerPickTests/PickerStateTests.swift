@@ -41,6 +41,13 @@ struct PickerStateTests {
         _ = state.handle(.digit(4))
         _ = state.handle(.digit(5))
         #expect(state.result == "2026-07-04T23:45:00-04:00")
+        var quarter = Self.state(.time, locale: "en_GB", zone: "UTC", now: Date(timeIntervalSince1970: 1_783_180_800))
+        quarter.picker.minuteInterval = 15
+        _ = quarter.handle(.right)
+        _ = quarter.handle(.digit(3))  // not a quarter hour: nothing yet
+        #expect(quarter.result == "2026-07-04T16:00:00Z")
+        _ = quarter.handle(.digit(0))
+        #expect(quarter.result == "2026-07-04T16:30:00Z")
         var date = Self.state(.date, locale: "en_US", zone: "UTC", now: Date(timeIntervalSince1970: 1_783_180_800))
         _ = date.handle(.right)
         _ = date.handle(.right)
