@@ -150,6 +150,20 @@ struct TerminalSessionTests {
         #expect(terminal.finish().status == 1)
     }
 
+    @Test("A resized window redraws: narrower than 40 columns says so, wider again shows the wheels")
+    func resizeRedraws() throws {
+        let terminal = try PseudoTerminal(
+            Self.timerpick, ["--mode", "time", "--locale", "en_GB"],
+            environment: Self.environment(zone: "UTC", now: "2026-07-04T16:00:00Z"))
+        terminal.waitForFrame(containing: "[16]")
+        terminal.resize(columns: 39)
+        #expect(terminal.waitForFrame(containing: "Too narrow") == "Too narrow: need 40 columns, have 39.")
+        terminal.resize(columns: 80)
+        #expect(terminal.waitForFrame(containing: "[16]").contains("= 2026-07-04T16:00:00Z"))
+        terminal.type(Self.enter)
+        #expect(terminal.finish().output == "2026-07-04T16:00:00Z\n")
+    }
+
     @Test("Colour: the focused selected row is bold reverse video; NO_COLOR turns attributes off")
     func colour() throws {
         let coloured = try PseudoTerminal(

@@ -86,6 +86,12 @@ final class PseudoTerminal {
         close(outputPipe)
     }
 
+    /// Changes the terminal's width, as a resized window does; the kernel sends SIGWINCH to the child.
+    func resize(columns: Int) {
+        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+
     /// Types `text` (escape sequences included) in one write, as a terminal sends one key.
     func type(_ text: String) {
         let bytes = Array(text.utf8)
