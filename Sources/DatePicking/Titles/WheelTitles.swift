@@ -43,9 +43,10 @@ public struct WheelTitles: Sendable {
     ///   - value: The row's value, from ``Wheel/value(atRow:)``.
     ///   - kind: The wheel the row belongs to.
     /// - Returns: The title, such as `August`, `令和7年`, `Today` or `٠٧`. A value the wheel cannot show (a meridiem
-    ///   on a minute wheel) is titled by its debugging ``WheelValue/description``.
+    ///   on a minute wheel, minute 75, year 0) is titled by its debugging ``WheelValue/description``.
     /// - Complexity: One cached formatter call; a month or year title also makes one calendar calculation.
     public func title(for value: WheelValue, in kind: WheelKind) -> String {
+        guard Self.isTitleable(value, in: kind) else { return value.description }
         switch (kind, value) {
         case (.hour, .number(let hour)):
             return clockTitle(hour: hour, minute: 0, field: hourField)
@@ -92,6 +93,19 @@ public struct WheelTitles: Sendable {
     }
 
     // MARK: Fields
+
+    /// Whether a value is within what the wheel can show, so that no calculation on it can overflow: hours 0–23,
+    /// minutes 0–59, days 1–31, months 1–13, years 1–10 000, countdown hours 0–23 and minutes 0–59.
+    static func isTitleable(_ value: WheelValue, in kind: WheelKind) -> Bool {
+        switch (kind, value) {
+        case (.hour, .number(let number)), (.countdownHour, .number(let number)): return (0...23).contains(number)
+        case (.minute, .number(let number)), (.countdownMinute, .number(let number)): return (0...59).contains(number)
+        case (.day, .number(let number)): return (1...31).contains(number)
+        case (.month, .number(let number)), (.month, .leapMonth(let number)): return (1...13).contains(number)
+        case (.year, .number(let number)): return (1...10_000).contains(number)
+        default: return true
+        }
+    }
 
     static let gregorianGMT: Calendar = {
         var calendar = Calendar(identifier: .gregorian)

@@ -263,6 +263,25 @@ struct WheelTitleTests {
         #expect(shown() == ["令和元年", "5月", "4日"])
     }
 
+    @Test("Hostile values never trap: out-of-range rows are titled by their description")
+    func hostileValues() {
+        let integers = [Int.min, -1, 0, 24, 60, 10_001, Int.max]
+        let picker = Self.picker(.dateAndTime, locale: "ja_JP", calendar: "japanese", zone: "Asia/Tokyo")
+        let titles = picker.titles
+        for kind in WheelKind.allCases {
+            for number in integers {
+                _ = titles.title(for: .number(number), in: kind)
+                _ = titles.title(for: .leapMonth(number), in: kind)
+            }
+            _ = titles.title(for: .day(.distantFuture), in: kind)
+        }
+        // Expected: the debugging description, since no wheel shows these (WheelValue.description).
+        #expect(titles.title(for: .number(Int.max), in: .hour) == String(Int.max))
+        #expect(titles.title(for: .number(60), in: .minute) == "60")
+        #expect(titles.title(for: .leapMonth(0), in: .month) == "leap(0)")
+        #expect(titles.title(for: .number(5), in: .ampm) == "5")
+    }
+
     @Test("A 10,000-row date wheel titles only the rows asked for")
     func lazyDateWheel() throws {
         let picker = Self.picker(.dateAndTime, locale: "en_US", zone: "UTC")
