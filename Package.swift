@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "CountdownTests", dependencies: ["Countdown"]),
         .testTarget(name: "TimerDaemonTests", dependencies: ["TimerDaemon", "Countdown", "TimerSystem"]),
         .testTarget(name: "TimerControlTests", dependencies: ["TimerControl", "Countdown"]),
-        .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "DatePicking"]),
+        .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["Countdown", "TimerSystem", "timerd", "timerctl"]),
     ],

@@ -139,6 +139,43 @@ struct TerminalSessionTests {
         #expect(result.output.isEmpty)
     }
 
+    @Test("timerctl start --pick --name tea: the picked instant reaches the real daemon")
+    func startPickStartsTimer() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timerpick-\(getpid())-start")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("timerd.sock").path
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerd")
+        daemon.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        // The daemon takes end times from now to 366 days ahead on its real clock, so the picker's "now" is the
+        // real clock plus one day, cut to the minute: the picked instant, untouched, is tomorrow.
+        let tomorrow = Date(
+            timeIntervalSinceReferenceDate: (Date().timeIntervalSinceReferenceDate / 60 + 1_440).rounded(.down) * 60)
+        let formatter = ISO8601DateFormatter()
+        let picked = formatter.string(from: tomorrow)
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        let reported = formatter.string(from: tomorrow)
+        let terminal = try PseudoTerminal(
+            Self.timerctl, ["--socket", socket, "start", "--pick", "--name", "tea"],
+            environment: Self.environment(zone: "UTC", now: picked))
+        terminal.waitForFrame(containing: "= \(picked)")
+        terminal.type(Self.enter)
+        let result = terminal.finish()
+        #expect(result.status == 0)
+        #expect(
+            result.output.hasPrefix("started 1 \"tea\": ends at \(reported), in "),
+            "terminal: \(PseudoTerminal.plainText(terminal.rawScreen).suffix(300))")
+    }
+
     @Test("Below 40 columns the picker says the terminal is too narrow and never wraps")
     func tooNarrow() throws {
         let terminal = try PseudoTerminal(
