@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TimerStorage", targets: ["TimerStorage"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
+        .executable(name: "timerpick", targets: ["timerpick"]),
     ],
     targets: [
         // Exposes the Linux headers that Glibc's module leaves out (epoll, timerfd, SO_PEERCRED's ucred).
@@ -50,6 +51,8 @@ let package = Package(
         .target(name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
+        // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
+        .executableTarget(name: "timerpick", dependencies: ["DatePicking"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(
             name: "TimerControlTests", dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
+        .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
         .testTarget(
             name: "EndToEndTests",

@@ -41,7 +41,8 @@ extension DatePicker {
         } else {
             outcome = spinDate(wheel, by: rows)
         }
-        if outcome.sentValueChanged { valueChangedCount += 1 }
+        // Saturates: a picker decoded with a count near Int.max must not trap on its next spin.
+        if outcome.sentValueChanged { valueChangedCount = valueChangedCount.addingClamped(1) }
         return outcome
     }
 
@@ -90,9 +91,36 @@ extension DatePicker {
         case .day:
             let count = calendar.maximumRange(of: .day)?.count ?? 31
             candidate.day = Wheel.modulo(previous.day - 1 + rows % count, count) + 1
+        case .month where Self.hasLeapMonths(calendar):
+            let months = Self.months(ofYearOf: previous, in: calendar)
+            let index = months.firstIndex(of: Self.monthValue(of: previous)) ?? 0
+            switch months[Wheel.modulo(index + rows % months.count, months.count)] {
+            case .leapMonth(let month):
+                candidate.month = month
+                candidate.isLeapMonth = true
+            case .number(let month):
+                candidate.month = month
+                candidate.isLeapMonth = false
+            default:
+                break
+            }
         case .month:
             let count = calendar.maximumRange(of: .month)?.count ?? 12
             candidate.month = Wheel.modulo(previous.month - 1 + rows % count, count) + 1
+        case .year where calendar.identifier == .japanese:
+            // Years run on across eras, as on iOS: Reiwa 1 (2019) − 1 row is Heisei 30 (decision A15).
+            var anchor = previous
+            anchor.isLeapMonth = false
+            anchor.day = 1
+            anchor.hour = 12
+            if let start = anchor.resolved(in: calendar),
+                let moved = calendar.date(
+                    byAdding: .year, value: Swift.min(Swift.max(rows, -20_000), 20_000), to: start)
+            {
+                let target = WallTime(moved, in: calendar)
+                candidate.era = target.era
+                candidate.year = target.year
+            }
         case .year:
             candidate.year = Swift.min(Swift.max(previous.year.addingClamped(rows), 1), 10_000)
         case .date:
@@ -151,8 +179,16 @@ extension DatePicker {
             }
             switch wheel {
             case .day, .month, .year:
-                if wheel != .day, !monthExists(current, calendar: calendar), current.month > 1 {
-                    current.month -= 1
+                if wheel != .day, !monthExists(current, calendar: calendar) {
+                    // A Chinese leap month missing in the new year falls back to its ordinary month; a Hebrew
+                    // Adar I missing in a common year to the month before (B26).
+                    if current.isLeapMonth {
+                        current.isLeapMonth = false
+                    } else if current.month > 1 {
+                        current.month -= 1
+                    } else {
+                        return (previous, .revertedToLastValidSelection)
+                    }
                     restriction = restriction ?? .previousMonth
                     continue
                 }
@@ -187,6 +223,7 @@ extension DatePicker {
         guard let date = first.resolved(in: calendar) else { return false }
         let back = WallTime(date, in: calendar)
         return back.era == first.era && back.year == first.year && back.month == first.month
+            && back.isLeapMonth == first.isLeapMonth
     }
 
     /// Days in the wall time's month, from the calendar (Feb 2024: 29).

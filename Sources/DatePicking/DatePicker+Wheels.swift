@@ -86,11 +86,15 @@ extension DatePicker {
             candidate.day = day
             granularity = .day
             guard candidate.existingDate(in: calendar, to: .day) != nil else { return false }
-        case (.month, .number(let month)):
+        case (.month, .number(let month)), (.month, .leapMonth(let month)):
             guard (1...(calendar.maximumRange(of: .month)?.count ?? 12)).contains(month) else { return false }
             candidate.month = month
+            candidate.isLeapMonth = value != .number(month)
             candidate.day = 1
             granularity = .month
+            if candidate.isLeapMonth || Self.hasLeapMonths(calendar) {
+                guard Self.months(ofYearOf: candidate, in: calendar).contains(value) else { return false }
+            }
         case (.year, .number(let year)):
             guard (1...10_000).contains(year) else { return false }
             candidate.year = year
@@ -105,6 +109,40 @@ extension DatePicker {
     }
 
     // MARK: Internals
+
+    /// Whether the calendar inserts a leap month that repeats an ordinary month's number (Chinese; rule B5).
+    /// The Hebrew calendar numbers its leap month instead and keeps a fixed 13-row wheel.
+    static func hasLeapMonths(_ calendar: Calendar) -> Bool { calendar.identifier == .chinese }
+
+    /// The month wheel's value for a wall time's month.
+    static func monthValue(of wallTime: WallTime) -> WheelValue {
+        wallTime.isLeapMonth ? .leapMonth(wallTime.month) : .number(wallTime.month)
+    }
+
+    /// The months of the wall time's year in order, a leap month right after its ordinary month: 13 values
+    /// in a Chinese leap year (乙巳, 2025: 1…6, leap 6, 7…12), 12 otherwise.
+    ///
+    /// - Complexity: One `date(byAdding:)` per month, about 13 calendar calculations.
+    static func months(ofYearOf wallTime: WallTime, in calendar: Calendar) -> [WheelValue] {
+        let ordinary = (1...12).map(WheelValue.number)
+        var first = wallTime
+        first.month = 1
+        first.isLeapMonth = false
+        first.day = 1
+        first.hour = 12
+        first.minute = 0
+        first.second = 0
+        guard var date = first.resolved(in: calendar) else { return ordinary }
+        var result: [WheelValue] = []
+        for _ in 0..<14 {
+            let current = WallTime(date, in: calendar)
+            guard current.era == first.era, current.year == first.year else { break }
+            result.append(monthValue(of: current))
+            guard let next = calendar.date(byAdding: .month, value: 1, to: date) else { break }
+            date = next
+        }
+        return result.isEmpty ? ordinary : result
+    }
 
     var layout: WheelLayout {
         let hourCycle = locale == nil ? environment.hourCycle : nil
@@ -185,6 +223,12 @@ extension DatePicker {
                 kind: kind, rowCount: count, wraps: true, selectedRow: Wheel.modulo(wallTime.day - 1, count),
                 rows: .numbers(first: 1, step: 1))
         case .month:
+            if Self.hasLeapMonths(calendar) {
+                let months = Self.months(ofYearOf: wallTime, in: calendar)
+                let selected = months.firstIndex(of: Self.monthValue(of: wallTime)) ?? 0
+                return Wheel(
+                    kind: kind, rowCount: months.count, wraps: true, selectedRow: selected, rows: .list(months))
+            }
             let count = calendar.maximumRange(of: .month)?.count ?? 12
             return Wheel(
                 kind: kind, rowCount: count, wraps: true, selectedRow: Wheel.modulo(wallTime.month - 1, count),

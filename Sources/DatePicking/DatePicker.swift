@@ -5,8 +5,8 @@ import Foundation
 /// The model holds the same properties as `UIDatePicker` (``datePickerMode``, ``date``, ``minimumDate``,
 /// ``maximumDate``, ``minuteInterval``, ``roundsToMinuteInterval``, ``countDownDuration``, ``calendar``,
 /// ``locale``, ``timeZone``), describes the wheels the picker would show (``wheels``), and simulates a user
-/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A14 of
-/// DATEPICKER.md, each cited where it applies.
+/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A16 of
+/// docs/datepicker-rules.md, each cited where it applies.
 ///
 /// It never reads the clock or the system settings: "now", the system locale, time zone, calendar and 12/24-hour
 /// switch come in through ``environment``. Nothing traps on any input: out-of-range or non-finite values are
@@ -45,11 +45,17 @@ public struct DatePicker: Sendable, Hashable, Codable {
     ///
     /// Stored as given; ``date`` is clamped to it on read (decision A6). When both bounds are set and
     /// `minimumDate > maximumDate`, both are ignored (rule B10). Ignored in countdown mode. A non-finite date
-    /// counts as no bound.
-    public var minimumDate: Date?
+    /// counts as no bound and is not stored: setting NaN or ±infinity leaves `nil`, so the picker always
+    /// encodes to JSON.
+    public var minimumDate: Date? {
+        didSet { if let value = minimumDate, !value.timeIntervalSinceReferenceDate.isFinite { minimumDate = nil } }
+    }
 
-    /// The latest selectable date, or `nil` for no upper bound. Default `nil`. See ``minimumDate``.
-    public var maximumDate: Date?
+    /// The latest selectable date, or `nil` for no upper bound. Default `nil`. See ``minimumDate``; a non-finite
+    /// date is likewise stored as `nil`.
+    public var maximumDate: Date? {
+        didSet { if let value = maximumDate, !value.timeIntervalSinceReferenceDate.isFinite { maximumDate = nil } }
+    }
 
     /// Whether ``date`` is floored to ``minuteInterval`` on set and on read. Default `true` (rule B7).
     ///
@@ -83,7 +89,8 @@ public struct DatePicker: Sendable, Hashable, Codable {
     public var allowsZeroCountDownDuration = false
 
     /// How many `valueChanged` events the picker has sent: one per settled user spin that changed the
-    /// selection or had to restrict it (rule B22, decision A11). Programmatic changes never send one.
+    /// selection or had to restrict it (rule B22, decision A11). Programmatic changes never send one. The count
+    /// saturates at `Int.max` instead of overflowing.
     public internal(set) var valueChangedCount = 0
 
     var storedMinuteInterval = 1

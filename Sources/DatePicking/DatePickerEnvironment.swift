@@ -3,11 +3,16 @@ import Foundation
 /// The outside world a ``DatePicker`` would otherwise read from the system: "now" and the user's settings.
 ///
 /// UIKit reads the clock (`date` defaults to the moment of creation), `Locale.current`, `Calendar.current`,
-/// `TimeZone.current` and the 24-Hour Time switch (rules B2 and B16 of DATEPICKER.md). This module never does;
+/// `TimeZone.current` and the 24-Hour Time switch (rules B2 and B16 of docs/datepicker-rules.md). This module never does;
 /// the caller passes them here, which keeps every result reproducible.
 public struct DatePickerEnvironment: Sendable, Hashable, Codable {
     /// The instant treated as "now": the initial ``DatePicker/date`` and the "today" row of the date wheel.
-    public var now: Date
+    ///
+    /// A non-finite instant (NaN or ±infinity) is ignored when set, keeping the previous value, so that an
+    /// environment always encodes to JSON.
+    public var now: Date {
+        didSet { if !now.timeIntervalSinceReferenceDate.isFinite { now = oldValue } }
+    }
     /// The system locale, used when ``DatePicker/locale`` is `nil`.
     public var locale: Locale
     /// The system time zone, used when ``DatePicker/timeZone`` is `nil`.
@@ -21,7 +26,8 @@ public struct DatePickerEnvironment: Sendable, Hashable, Codable {
     /// Creates an environment from values.
     ///
     /// - Parameters:
-    ///   - now: The instant treated as "now".
+    ///   - now: The instant treated as "now". A non-finite instant becomes the reference date,
+    ///     2001-01-01T00:00:00Z; use the throwing initialiser to be told instead.
     ///   - locale: The system locale. Default `en_US`.
     ///   - timeZone: The system time zone. Default GMT.
     ///   - calendar: The system calendar. Default Gregorian.
@@ -33,7 +39,7 @@ public struct DatePickerEnvironment: Sendable, Hashable, Codable {
         calendar: Calendar = Calendar(identifier: .gregorian),
         hourCycle: HourCycle? = nil
     ) {
-        self.now = now
+        self.now = now.timeIntervalSinceReferenceDate.isFinite ? now : Date(timeIntervalSinceReferenceDate: 0)
         self.locale = locale
         self.timeZone = timeZone
         self.calendar = calendar

@@ -1,6 +1,6 @@
 /// The kind of value a ``DatePicker`` selects, mirroring UIKit's `UIDatePicker.Mode`.
 ///
-/// The default is ``dateAndTime`` (rule B1 of DATEPICKER.md; Apple's `datePickerMode` documentation).
+/// The default is ``dateAndTime`` (rule B1 of docs/datepicker-rules.md; Apple's `datePickerMode` documentation).
 /// The raw values are UIKit's (`.time` = 0 … `.countDownTimer` = 3).
 public enum DatePickerMode: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Hour, minute and, in 12-hour locales, AM/PM wheels.

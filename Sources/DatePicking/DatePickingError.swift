@@ -2,7 +2,7 @@
 ///
 /// Each ``description`` says what was wrong and what is allowed, so it can be shown to a person as is.
 /// UIKit itself never throws: its property setters ignore or clamp bad input (rules B3, B10, B11, B20 of
-/// DATEPICKER.md). ``DatePicker`` keeps those lenient setters and adds throwing `set…` methods for callers
+/// docs/datepicker-rules.md). ``DatePicker`` keeps those lenient setters and adds throwing `set…` methods for callers
 /// who want to be told.
 public enum DatePickingError: Error, Equatable, CustomStringConvertible {
     /// A minute interval that is not a divisor of 60 between 1 and 30 (rule B3).

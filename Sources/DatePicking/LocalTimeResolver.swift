@@ -5,7 +5,7 @@ import Foundation
 /// Pure: "now", the time zone and the calendar are parameters; nothing is read from the system. A time of day
 /// (`HH:mm` or `HH:mm:ss`) means its next occurrence strictly after `now`; a date-time
 /// (`YYYY-MM-DDTHH:mm[:ss]`, an ISO 8601 Gregorian date) means that local date-time. An optional minute interval
-/// floors the minute the way ``DatePicker`` does (rule B7 of DATEPICKER.md).
+/// floors the minute the way ``DatePicker`` does (rule B7 of docs/datepicker-rules.md).
 ///
 /// Daylight-saving transitions are decided by explicit policies, because a wall time may not exist or may
 /// occur twice:

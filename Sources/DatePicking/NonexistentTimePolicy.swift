@@ -6,7 +6,7 @@
 ///
 /// Only spins of the hour, minute, AM/PM and merged date wheels are affected; a day or month wheel follows
 /// the day rule of B17.4d, and a programmatic ``DatePicker/date`` is an absolute instant that never needs this.
-/// Source: rules B17.4e and B23, decision A7 of DATEPICKER.md.
+/// Source: rules B17.4e and B23, decision A7 of docs/datepicker-rules.md.
 public enum NonexistentTimePolicy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Go back to the last valid selection, as UIKit does (inferred from its implementation). The default.
     case revert

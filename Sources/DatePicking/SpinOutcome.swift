@@ -7,7 +7,7 @@ public struct SpinOutcome: Sendable, Hashable {
     /// How the candidate selection was restricted, or `nil` when it was valid as spun.
     public var restriction: Restriction?
 
-    /// How an invalid candidate selection was made valid (rule B17.4 of DATEPICKER.md), in the order checked.
+    /// How an invalid candidate selection was made valid (rule B17.4 of docs/datepicker-rules.md), in the order checked.
     public enum Restriction: String, Sendable, Hashable, Codable, CaseIterable {
         /// Before ``DatePicker/minimumDate``: the minimum's displayed units were used (B17.4a).
         case clampedToMinimum

@@ -4,12 +4,13 @@ import Foundation
 ///
 /// Rows are numbered from 0. A wrapping wheel repeats its ``rowCount`` rows endlessly (UIKit uses 10 000
 /// virtual rows and recentres); ``value(atRow:)`` accepts any row number and reduces it. A non-wrapping wheel
-/// has exactly ``rowCount`` rows. Source: rule B15 of DATEPICKER.md.
+/// has exactly ``rowCount`` rows. Source: rule B15 of docs/datepicker-rules.md.
 public struct Wheel: Sendable, Hashable {
     /// Which wheel this is.
     public let kind: WheelKind
     /// Rows in one cycle of a wrapping wheel, or all rows of a non-wrapping one
-    /// (24 or 12 hours, 60/``DatePicker/minuteInterval`` minutes, 2 meridiems, 10 000 years, 10 001 days).
+    /// (24 or 12 hours, 60/``DatePicker/minuteInterval`` minutes, 2 meridiems, 10 000 years, 10 001 days; 12 or
+    /// 13 months in a Chinese year, depending on whether it has a leap month).
     public let rowCount: Int
     /// Whether scrolling past the last row continues at the first.
     public let wraps: Bool
@@ -21,6 +22,8 @@ public struct Wheel: Sendable, Hashable {
         /// Row r shows `first + r * step`.
         case numbers(first: Int, step: Int)
         case meridiems
+        /// Row r shows the r-th value of the list (the months of a lunisolar year, with its leap month).
+        case list([WheelValue])
         /// Row r is the day `r - centre` days after `base` (noon of "today").
         case days(base: Date, centre: Int, calendar: Calendar)
     }
@@ -47,6 +50,8 @@ public struct Wheel: Sendable, Hashable {
             return .number(first + index * step)
         case .meridiems:
             return .meridiem(index == 0 ? .am : .pm)
+        case .list(let values):
+            return values.isEmpty ? .number(index + 1) : values[Swift.min(index, values.count - 1)]
         case .days(let base, let centre, let calendar):
             let day = calendar.date(byAdding: .day, value: index - centre, to: base) ?? base
             return .day(day)

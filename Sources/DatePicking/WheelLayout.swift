@@ -2,13 +2,16 @@ import Foundation
 
 /// The ordered wheel kinds of one mode in one locale, derived from the locale's own date pattern.
 ///
-/// Patterns come from `DateFormatter.dateFormat(fromTemplate:options:locale:)` (rule B14 of DATEPICKER.md)
+/// Patterns come from `DateFormatter.dateFormat(fromTemplate:options:locale:)` (rule B14 of docs/datepicker-rules.md)
 /// and are cached, because ICU's pattern generator is slow to create.
 struct WheelLayout: Sendable, Hashable {
     /// Wheel kinds in the order their fields appear in the pattern (logical order).
     var logical: [WheelKind]
     /// Whether the locale's language is written right to left.
     var isRightToLeft: Bool
+    /// The hour field of the locale's time pattern (`h`, `hh`, `H`, `HH`, `K` or `k`), which row titles use so
+    /// that the hour is padded the way the locale writes it; `HH` when the mode shows no hour.
+    var hourField = "HH"
 
     var hasMeridiem: Bool { logical.contains(.ampm) }
 
@@ -37,18 +40,38 @@ struct WheelLayout: Sendable, Hashable {
         case nil: hourField = "j"
         }
         let kinds: [WheelKind]
+        var shownHour = "HH"
         switch mode {
         case .countDownTimer:
             kinds = [.countdownHour, .countdownMinute]
         case .time:
-            kinds = wheelKinds(pattern: pattern(template: "\(hourField):m", locale: locale), mergeDate: false)
+            let timePattern = pattern(template: "\(hourField):m", locale: locale)
+            kinds = wheelKinds(pattern: timePattern, mergeDate: false)
+            shownHour = Self.hourField(in: timePattern)
         case .date:
             kinds = wheelKinds(pattern: pattern(template: "dMMMMy", locale: locale), mergeDate: false)
         case .dateAndTime:
-            let template = "EEE, d MMM y \(hourField):m"
-            kinds = wheelKinds(pattern: pattern(template: template, locale: locale), mergeDate: true)
+            let dateTimePattern = pattern(template: "EEE, d MMM y \(hourField):m", locale: locale)
+            kinds = wheelKinds(pattern: dateTimePattern, mergeDate: true)
+            shownHour = Self.hourField(in: dateTimePattern)
         }
-        return WheelLayout(logical: kinds, isRightToLeft: isRightToLeft)
+        return WheelLayout(logical: kinds, isRightToLeft: isRightToLeft, hourField: shownHour)
+    }
+
+    /// The first run of an hour letter outside quotes: `h` in `h:mm a`, `HH` in `HH:mm`; `HH` if none.
+    static func hourField(in pattern: String) -> String {
+        var inQuote = false
+        var field = ""
+        for character in pattern {
+            if character == "'" {
+                inQuote.toggle()
+            } else if !inQuote, "hHkK".contains(character), field.isEmpty || field.last == character {
+                field.append(character)
+                continue
+            }
+            if !field.isEmpty { break }
+        }
+        return field.isEmpty ? "HH" : field
     }
 
     /// Falls back to a fixed order when the pattern lacks a field the mode needs.

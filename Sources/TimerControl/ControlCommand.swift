@@ -41,8 +41,14 @@ public enum ControlCommand {
     ///
     /// - Returns: the exit status (see ``ControlError/exitStatus``; `wait` returns 1 for a stopped timer).
     public static func run(_ arguments: [String], output: inout some ControlOutput) -> Int32 {
+        // `pick` and `start --at -`/`--pick` run the separate picker executable first (PickerLauncher).
+        let prepared: [String]
+        switch PickerLauncher.prepare(arguments, output: &output) {
+        case .run(let runnable): prepared = runnable
+        case .exit(let status): return status
+        }
         do throws(ControlError) {
-            let options = try ControlOptions.parse(arguments)
+            let options = try ControlOptions.parse(prepared)
             if options.version {
                 output.out("timerctl \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
                 return 0

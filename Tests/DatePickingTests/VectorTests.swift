@@ -270,6 +270,7 @@ struct VectorRunner {
     static func text(_ value: WheelValue, zone: TimeZone) -> String {
         switch value {
         case .number(let number): return String(number)
+        case .leapMonth(let month): return "leap(\(month))"
         case .meridiem(let meridiem): return meridiem.rawValue
         case .day(let date): return Instants.gregorianDay(date, in: zone)
         }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Rules B1–B5 and A1 of DATEPICKER.md, with cases beyond the vectors. Expected values come from the rules.
+/// Rules B1–B5 and A1 of docs/datepicker-rules.md, with cases beyond the vectors. Expected values come from the rules.
 @Suite("Spec rules B1–B5: modes, defaults, minute interval, time zone, calendar")
 struct ConfigurationRuleTests {
     @Test("B1: a fresh picker is in dateAndTime mode; UIKit raw values 0…3")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Rules B20, B21, B29, B30 and decisions A4, A5, A12, A13 of DATEPICKER.md, beyond the vectors.
+/// Rules B20, B21, B29, B30 and decisions A4, A5, A12, A13 of docs/datepicker-rules.md, beyond the vectors.
 @Suite("Spec rules B20–B21, B29–B30: countdown, UIKit never asserts, HTML analog")
 struct CountdownAndAnalogRuleTests {
     @Test(

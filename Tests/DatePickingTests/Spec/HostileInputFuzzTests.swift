@@ -5,7 +5,7 @@ import Testing
 @testable import DatePicking
 
 /// A seeded fuzz over every public API with hostile values: nothing may trap, and every result must be a typed
-/// error or a documented clamp (DATEPICKER.md B3, B10, B11, B20; the module's "nothing traps" contract).
+/// error or a documented clamp (docs/datepicker-rules.md B3, B10, B11, B20; the module's "nothing traps" contract).
 @Suite("Hostile inputs: seeded fuzz over every public API")
 struct HostileInputFuzzTests {
     static let instants: [Date] = [

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Rules B6–B13 and decisions A2, A3, A6, A9, A10 of DATEPICKER.md, with cases beyond the vectors.
+/// Rules B6–B13 and decisions A2, A3, A6, A9, A10 of docs/datepicker-rules.md, with cases beyond the vectors.
 @Suite("Spec rules B6–B13: minute rows, rounding, DST rebuild, bounds and enabled rows")
 struct RoundingRangeRuleTests {
     @Test("B6: interval 12 gives rows 0…48; 10:59 shows 48 whether or not the date is rounded")

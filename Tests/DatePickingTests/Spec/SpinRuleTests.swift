@@ -3,7 +3,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Rules B17–B19 and B22–B28, decisions A3, A7, A8, A11, A14 of DATEPICKER.md, beyond the vectors.
+/// Rules B17–B19 and B22–B28, decisions A3, A7, A8, A11, A14 of docs/datepicker-rules.md, beyond the vectors.
 @Suite("Spec rules B17–B28: spins, AM/PM, short months, events, DST, calendars, mode changes")
 struct SpinRuleTests {
     @Test("B17.1/A3: the candidate keeps whole seconds of the shown date and drops the fraction")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Rules B14–B16 of DATEPICKER.md: which wheels, in which order, how many rows, 12/24-hour source.
+/// Rules B14–B16 of docs/datepicker-rules.md: which wheels, in which order, how many rows, 12/24-hour source.
 @Suite("Spec rules B14–B16: wheel order by locale, rows and wrapping, hour cycle")
 struct WheelLayoutRuleTests {
     @Test(

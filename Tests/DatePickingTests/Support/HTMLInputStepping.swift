@@ -2,7 +2,7 @@ import Foundation
 
 /// The WHATWG HTML `stepUp()`/`stepDown()` algorithm for `<input type=time|date|datetime-local|number>`.
 ///
-/// Test support only: the vectors' `htmlStep` operations are an analog (rule B30 of DATEPICKER.md) that says
+/// Test support only: the vectors' `htmlStep` operations are an analog (rule B30 of docs/datepicker-rules.md) that says
 /// nothing about UIKit, so this lives beside the tests rather than in the `DatePicking` library.
 /// Source: https://html.spec.whatwg.org/multipage/input.html#dom-input-stepup and WPT `input-stepup.html`.
 struct HTMLInputStepping {

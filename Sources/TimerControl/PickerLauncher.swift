@@ -1,0 +1,147 @@
+import Glibc
+
+/// Runs the terminal date picker, `timerpick`, for `timerctl pick` and `timerctl start --at -`/`--pick`.
+///
+/// The picker is a separate executable installed next to `timerctl` (found through the directory of
+/// `/proc/self/exe`), because it links full Foundation with ICU, which would double `timerctl`'s start-up time
+/// (docs/performance.md). `timerctl pick` replaces itself with the picker (`execv`), so the picker's output and
+/// exit status are `timerctl pick`'s; `start --at -` runs it as a child, reads the picked instant from a pipe and
+/// continues as `start --at INSTANT`.
+enum PickerLauncher {
+    /// What ``prepare(_:output:)`` decided.
+    enum Preparation: Equatable {
+        /// Run `timerctl` with these arguments.
+        case run([String])
+        /// Exit with this status; the picker (or the reason it could not run) has already spoken.
+        case exit(Int32)
+    }
+
+    /// Handles the picker's part of a command line before `timerctl` parses it.
+    ///
+    /// `pick ARGS` execs the picker with ARGS and returns only if that fails (exit 69). A `start` with `--pick`,
+    /// `--at -` or `--at=-` runs the picker in date-and-time mode (passing on `--minute-interval N`, which then
+    /// does not reach `start`) and puts `--at INSTANT` in their place. Everything else is returned unchanged.
+    ///
+    /// - Parameters:
+    ///   - arguments: `timerctl`'s arguments without the program name.
+    ///   - output: Where errors go.
+    /// - Returns: The arguments to run, or the exit status: the picker's own (1 when cancelled with Esc, 69 when
+    ///   there is no terminal) or 69 when it cannot be started.
+    static func prepare(_ arguments: [String], output: inout some ControlOutput) -> Preparation {
+        if arguments.first == "pick" { return .exit(execPicker(Array(arguments.dropFirst()), output: &output)) }
+        guard arguments.contains("start") else { return .run(arguments) }
+        var rest: [String] = []
+        var pickerArguments = ["--mode", "date-and-time"]
+        var wantsPick = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--pick" || argument == "--at=-" {
+                wantsPick = true
+            } else if argument == "--at", index + 1 < arguments.count, arguments[index + 1] == "-" {
+                wantsPick = true
+                index += 1
+            } else if argument == "--minute-interval", index + 1 < arguments.count {
+                pickerArguments += [argument, arguments[index + 1]]
+                rest += [argument, arguments[index + 1]]
+                index += 1
+            } else {
+                rest.append(argument)
+            }
+            index += 1
+        }
+        guard wantsPick else { return .run(arguments) }
+        // The interval shapes the picker's minute wheel; the picked instant already respects it.
+        rest = removingMinuteInterval(rest)
+        let (status, text) = runPicker(pickerArguments, output: &output)
+        guard status == 0 else { return .exit(status) }
+        return .run(rest + ["--at", text])
+    }
+
+    private static func removingMinuteInterval(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--minute-interval" {
+                index += 2
+                continue
+            }
+            result.append(arguments[index])
+            index += 1
+        }
+        return result
+    }
+
+    /// The picker's path: `timerpick` in the directory of this process's executable.
+    static func pickerPath() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return -1 }
+            return readlink("/proc/self/exe", base.assumingMemoryBound(to: CChar.self), raw.count - 1)
+        }
+        guard count > 0 else { return "timerpick" }
+        let path = String(decoding: buffer[0..<count], as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return "timerpick" }
+        return String(path[...slash]) + "timerpick"
+    }
+
+    /// Replaces this process with the picker; returns only on failure.
+    private static func execPicker(_ arguments: [String], output: inout some ControlOutput) -> Int32 {
+        let path = pickerPath()
+        withCStrings([path] + arguments) { argv in _ = execv(path, argv) }
+        output.err("Error: cannot run the date picker \(path): \(String(cString: strerror(errno)))\n")
+        return 69
+    }
+
+    /// Runs the picker as a child with its standard output on a pipe.
+    ///
+    /// - Returns: The picker's exit status (128 + N for signal N) and its output without the line end.
+    private static func runPicker(_ arguments: [String], output: inout some ControlOutput) -> (Int32, String) {
+        let path = pickerPath()
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else {
+            output.err("Error: pipe: \(String(cString: strerror(errno)))\n")
+            return (69, "")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+        var pid: pid_t = 0
+        let spawned = withCStrings([path] + arguments) { argv in
+            posix_spawn(&pid, path, &actions, nil, argv, environ)
+        }
+        close(pipeFDs[1])
+        guard spawned == 0 else {
+            close(pipeFDs[0])
+            output.err("Error: cannot run the date picker \(path): \(String(cString: strerror(spawned)))\n")
+            return (69, "")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while true {
+            let count = read(pipeFDs[0], &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        close(pipeFDs[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS / WTERMSIG by hand: the macros are not imported into Swift.
+        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return (exitStatus, text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    }
+
+    /// Calls `body` with a NULL-terminated C array of the strings.
+    private static func withCStrings<Result>(
+        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
+    ) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        return body(pointers)
+    }
+}
