@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
-        .executableTarget(name: "timerpick", dependencies: ["DatePicking"]),
+        .executableTarget(name: "timerpick", dependencies: ["DatePicking", "TimerProtocol"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(
@@ -62,7 +62,10 @@ let package = Package(
         // Helpers shared by the test targets (a seeded generator, fixed instants, a reference reply
         // reader); not in any product.
         .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
-        .testTarget(name: "DatePickingTests", dependencies: ["DatePicking", "TestSupport"], exclude: ["Resources"]),
+        // TimerProtocol for the one local-time grammar, which the resolver's tests read typed text with.
+        .testTarget(
+            name: "DatePickingTests", dependencies: ["DatePicking", "TimerProtocol", "TestSupport"],
+            exclude: ["Resources"]),
         .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.

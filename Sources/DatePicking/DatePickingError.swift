@@ -19,7 +19,7 @@ public enum DatePickingError: Error, Equatable, CustomStringConvertible {
     case unknownLocale(String)
     /// A calendar identifier that is not one of Foundation's calendars.
     case unknownCalendar(String)
-    /// A local time that ``LocalTimeResolver`` cannot parse.
+    /// A local time with a field out of range (hour over 23, minute or second over 59) or that the calendar cannot build.
     case invalidLocalTime(String)
     /// A local time that falls in a daylight-saving gap, under ``LocalTimeResolver/SkippedTimePolicy/reject``.
     case nonexistentLocalTime(String)

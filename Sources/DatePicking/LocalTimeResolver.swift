@@ -1,6 +1,7 @@
 import Foundation
 
-/// Turns a local wall time a person typed (`14:30`, `2026-12-01T09:00`) into an instant, for `timerctl --at`.
+/// Turns a local wall time a person typed (`14:30`, `2026-12-01T09:00`, read by the product's one grammar,
+/// `TimerProtocol.LocalTimeText`) into an instant, for `timerctl --at`.
 ///
 /// Pure: "now", the time zone and the calendar are parameters; nothing is read from the system. A time of day
 /// (`HH:mm` or `HH:mm:ss`) means its next occurrence strictly after `now`; a date-time
@@ -18,7 +19,8 @@ import Foundation
 ///
 /// ```swift
 /// let resolution = try LocalTimeResolver.resolve(
-///     "14:30", now: now, timeZone: zone, calendar: Calendar(identifier: .gregorian))
+///     LocalTimeResolver.LocalTime(hour: 14, minute: 30), now: now, timeZone: zone,
+///     calendar: Calendar(identifier: .gregorian))
 /// print(resolution.date, resolution.adjustment)
 /// ```
 public enum LocalTimeResolver {
@@ -114,46 +116,14 @@ public enum LocalTimeResolver {
         public var adjustment: Adjustment
     }
 
-    /// Parses `HH:mm`, `HH:mm:ss`, `YYYY-MM-DDTHH:mm` or `YYYY-MM-DDTHH:mm:ss` (a space may replace the `T`).
+    /// Resolves a wall time to an instant.
     ///
-    /// - Parameter text: The typed text.
-    /// - Returns: The wall time; the date must exist in the proleptic Gregorian calendar.
-    /// - Throws: ``DatePickingError/invalidLocalTime(_:)``.
-    public static func parse(_ text: String) throws(DatePickingError) -> LocalTime {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var datePart: Substring?
-        var timePart = Substring(trimmed)
-        if let separator = trimmed.firstIndex(where: { $0 == "T" || $0 == " " }) {
-            datePart = trimmed[..<separator]
-            timePart = trimmed[trimmed.index(after: separator)...]
-        }
-        let time = timePart.split(separator: ":", omittingEmptySubsequences: false)
-        guard time.count == 2 || time.count == 3, time.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-            let hour = Int(time[0]), let minute = Int(time[1]), (0...23).contains(hour), (0...59).contains(minute)
-        else { throw .invalidLocalTime(text) }
-        var second = 0
-        if time.count == 3 {
-            guard let value = Int(time[2]), (0...59).contains(value) else { throw .invalidLocalTime(text) }
-            second = value
-        }
-        var result = LocalTime(year: nil, month: nil, day: nil, hour: hour, minute: minute, second: second)
-        if let datePart {
-            let fields = datePart.split(separator: "-", omittingEmptySubsequences: false)
-            guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
-                let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]),
-                year >= 1, (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
-            else { throw .invalidLocalTime(text) }
-            result.year = year
-            result.month = month
-            result.day = day
-        }
-        return result
-    }
-
-    /// Parses and resolves a typed wall time.
+    /// The typed text of a wall time (`14:30`, `2026-12-01T09:00`) is not read here: its grammar is
+    /// the product's wire rule (`TimerProtocol.LocalTimeText`, shared by `timerctl` and `timerd`),
+    /// and this library takes its fields, so that the grammar exists once.
     ///
     /// - Parameters:
-    ///   - text: `HH:mm`, `HH:mm:ss`, `YYYY-MM-DDTHH:mm` or `YYYY-MM-DDTHH:mm:ss`.
+    ///   - localTime: The wall time.
     ///   - now: The current instant; a time of day resolves to its next occurrence strictly after it.
     ///   - timeZone: The zone the wall time is in.
     ///   - calendar: The calendar for "today" and "the next day" (its own time zone is replaced by `timeZone`).
@@ -161,35 +131,10 @@ public enum LocalTimeResolver {
     ///   - skippedTimePolicy: What to do in a daylight-saving gap. Default ``SkippedTimePolicy/moveForward``.
     ///   - repeatedTimePolicy: What to do with a repeated wall time. Default ``RepeatedTimePolicy/first``.
     /// - Returns: The instant, the wall time used, and which policy case applied.
-    /// - Throws: ``DatePickingError/invalidLocalTime(_:)``, ``DatePickingError/invalidMinuteInterval(_:)``,
-    ///   ``DatePickingError/invalidDate(_:)`` for a non-finite `now`,
-    ///   ``DatePickingError/nonexistentLocalTime(_:)`` or ``DatePickingError/ambiguousLocalTime(_:)``.
-    public static func resolve(
-        _ text: String,
-        now: Date,
-        timeZone: TimeZone,
-        calendar: Calendar,
-        minuteInterval: Int = 1,
-        skippedTimePolicy: SkippedTimePolicy = .moveForward,
-        repeatedTimePolicy: RepeatedTimePolicy = .first
-    ) throws(DatePickingError) -> Resolution {
-        try resolve(
-            parse(text), now: now, timeZone: timeZone, calendar: calendar, minuteInterval: minuteInterval,
-            skippedTimePolicy: skippedTimePolicy, repeatedTimePolicy: repeatedTimePolicy)
-    }
-
-    /// Resolves a parsed wall time (see ``parse(_:)``), like the variant that takes the typed text.
-    ///
-    /// - Parameters:
-    ///   - localTime: The wall time.
-    ///   - now: The current instant.
-    ///   - timeZone: The zone the wall time is in.
-    ///   - calendar: The calendar for "today" and "the next day".
-    ///   - minuteInterval: Minutes, a divisor of 60 from 1 to 30.
-    ///   - skippedTimePolicy: What to do in a daylight-saving gap.
-    ///   - repeatedTimePolicy: What to do with a repeated wall time.
-    /// - Returns: The instant, the wall time used, and which policy case applied.
-    /// - Throws: As the string variant, except ``DatePickingError/invalidLocalTime(_:)`` for a bad date.
+    /// - Throws: ``DatePickingError/invalidLocalTime(_:)`` for a field out of range,
+    ///   ``DatePickingError/invalidMinuteInterval(_:)``, ``DatePickingError/invalidDate(_:)`` for a
+    ///   non-finite `now`, ``DatePickingError/nonexistentLocalTime(_:)`` or
+    ///   ``DatePickingError/ambiguousLocalTime(_:)``.
     public static func resolve(
         _ localTime: LocalTime,
         now: Date,
@@ -301,13 +246,5 @@ public enum LocalTimeResolver {
         }
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
             + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
-    }
-
-    private static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }

@@ -1,7 +1,7 @@
 import TimerModel
 import TimerProtocol
 
-/// Every way a `timerctl` command can fail, each with its exit status (sysexits.h, DAEMON.md §5).
+/// Every way a `timerctl` command can fail, each with its exit status (sysexits.h; the table is in README.md and timerctl(1)).
 public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Bad command line: exit 64 (`EX_USAGE`). Carries the message and the verb whose usage applies.
     case usage(String, verb: Verb?)

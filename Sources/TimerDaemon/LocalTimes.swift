@@ -10,7 +10,7 @@ import TimerService
 /// need not load ICU's time-zone and calendar data at every start (docs/performance.md).
 ///
 /// `14:30` is its next occurrence after now; `2026-12-01T09:00` that local date-time; the minute is
-/// floored to `minuteInterval` (DATEPICKER.md B7). Daylight saving: a wall time in a gap moves forward
+/// floored to `minuteInterval` (rule B7 of docs/datepicker-rules.md). Daylight saving: a wall time in a gap moves forward
 /// by the gap's length, as `Calendar.date(from:)` does (02:30 on 2026-03-08 in America/Los_Angeles
 /// becomes 03:30 PDT); a repeated one means its first occurrence (01:30 on 2026-11-01 there is
 /// 01:30 PDT). The resolution says which applied.

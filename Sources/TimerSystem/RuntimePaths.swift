@@ -1,6 +1,6 @@
 import Glibc
 
-/// Where the service keeps its socket and its state, by the XDG Base Directory rules and DAEMON.md §1.
+/// Where the service keeps its socket and its state, by the XDG Base Directory specification and systemd.exec(5) (`RuntimeDirectory=`, `StateDirectory=`).
 public enum RuntimePaths {
     /// Problems with a runtime or state directory.
     public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import DatePicking
 import Foundation
+import TimerProtocol
 
 /// The options of `timerctl pick` (and of `timerpick`, which it runs), checked before the terminal is touched.
 struct PickOptions: Equatable {
@@ -140,6 +141,12 @@ struct PickOptions: Equatable {
         if let date = iso.date(from: text) { return date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return try LocalTimeResolver.resolve(text, now: now, timeZone: timeZone, calendar: calendar).date
+        // The product's one local-time grammar (the same as `timerctl start --at`), then the picker's rules.
+        guard let wall = LocalTimeText(parsing: text.trimmingCharacters(in: .whitespaces)), wall.isCalendarDate
+        else { throw .invalidLocalTime(text) }
+        let local = LocalTimeResolver.LocalTime(
+            year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
+            second: wall.second)
+        return try LocalTimeResolver.resolve(local, now: now, timeZone: timeZone, calendar: calendar).date
     }
 }

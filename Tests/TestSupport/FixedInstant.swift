@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Fixed instants that several test targets share, each with the wall time it stands for, so that
-/// no test reads the machine's clock or zone (CONVENTIONS.md, Tests).
+/// no test reads the machine's clock or zone (a test that depended on either could pass or fail by machine).
 ///
 /// The daylight-saving instants are those of America/Los_Angeles in 2026 (tz database: the gap is
 /// 02:00-03:00 on 2026-03-08, the repeated hour 01:00-02:00 on 2026-11-01).

@@ -3,7 +3,7 @@
 ///
 /// The daemon arms exactly one OS timer for ``first``; timers due at the same moment come out of
 /// ``popDue(at:)`` in one batch. Ties are broken by id, so the order is deterministic.
-/// (Structure after libuv's and Go's timer heaps; see DAEMON.md §3.)
+/// (Structure after libuv's and Go's timer heaps; docs/architecture.md says where it sits.)
 public struct DeadlineQueue: Sendable {
     private struct Entry: Sendable {
         var deadline: BootInstant
