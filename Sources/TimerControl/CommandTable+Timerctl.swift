@@ -32,10 +32,24 @@ extension CommandTable {
                 "reload", usages: [Usage([], summary: "make timerd re-read its configuration file")],
                 discussion: Discussion.reload),
             CommandSpec(
+                "completion",
+                arguments: [
+                    ArgumentSpec(ValueSpec("SHELL", .choice(CompletionShell.allCases.map(\.rawValue))), .exactlyOne)
+                ],
+                usages: [Usage([.argument("SHELL")], summary: "print a completion script for bash, zsh or fish")],
+                discussion: Discussion.completion),
+            CommandSpec(
                 "help", arguments: [ArgumentSpec(ValueSpec("COMMAND", .command), .optional)],
                 usages: [Usage([.argument("COMMAND")], summary: "show help for timerctl or for one command")],
                 discussion: "Show help for timerctl or for one command.", isListed: false),
+            CommandSpec(
+                completionTimerLister, usages: [Usage([], summary: "print live timers for a completion script")],
+                discussion: "Print the ids and names of live timers, one per line, for a completion script.",
+                isHidden: true),
         ])
+
+    /// The hidden command that completion scripts run to get live timers' ids and names.
+    package static let completionTimerLister = "__complete-timers"
 
     /// The text of `timerctl --help` between the usage line and the command list.
     static let timerctlDiscussion = """
@@ -135,6 +149,12 @@ private enum Discussion {
     static let wait = """
         Wait until the timer ends. Exit 0 when it finished, 1 when it was stopped.
         On a terminal, a progress bar is drawn on stderr.
+        """
+    static let completion = """
+        Print a completion script for SHELL (bash, zsh or fish), generated from timerctl's own
+        command table: commands, options, option values and live timers' ids and names, which
+        the script asks of timerd quietly (never starting one; nothing when it is down).
+        Packages install them; to try one: source <(timerctl completion bash).
         """
     static let reload = """
         Make timerd re-read its configuration file (what SIGHUP does) and wait until it

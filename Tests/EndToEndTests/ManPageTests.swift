@@ -84,7 +84,8 @@ struct ManPageTests {
         #expect(main.status == 0, "\(main)")
         let listed = Self.commands(inHelp: main.stdout)
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
-        #expect(listed == ["start", "start", "stop", "pause", "resume", "status", "wait", "ping", "reload"])
+        #expect(
+            listed == ["start", "start", "stop", "pause", "resume", "status", "wait", "ping", "reload", "completion"])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
             let run = Harness.run(Harness.timerctl, [command, "--help"])
