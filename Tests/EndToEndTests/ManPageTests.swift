@@ -138,8 +138,8 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
-                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--save", "-h",
-                "--help", "--version",
+                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--log-level",
+                "--save", "-h", "--help", "--version",
             ])
     }
 
