@@ -60,7 +60,7 @@ let package = Package(
         // reader); not in any product.
         .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "DatePickingTests", dependencies: ["DatePicking", "TestSupport"], exclude: ["Resources"]),
-        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
+        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel", "TestSupport"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
         .testTarget(

@@ -92,7 +92,10 @@ extension CommandTable {
                 .value(
                     ValueSpec(
                         "NAME",
-                        help: "1-64 characters of A-Z a-z 0-9 . _ - (not all digits), unique among live timers.")),
+                        help: """
+                            1-64 printable characters in any script, not starting with '-', not all
+                            digits; unique among live timers.
+                            """)),
                 repetition: .rejected, help: "name the timer, to address it by name instead of its id"),
             OptionSpec(
                 ["--at"], .value(ValueSpec("TIME")), repetition: .rejected,

@@ -142,10 +142,11 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
-            arguments: ["start", "5m", "--name", "tea time"],
+            arguments: ["start", "5m", "--name", "-tea"],
             stderr: """
-                Error: invalid timer name "tea time": use 1 to 64 characters of A-Z a-z 0-9 . _ - with at least \
-                one that is not a digit (all digits is an id)
+                Error: invalid timer name "-tea": names may not start with '-' (a command line would read it as \
+                an option); a name is 1 to 64 printable characters in any script (spaces only inside), not \
+                starting with '-', and not all digits (an id) or digits.digits (a group step)
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
@@ -177,10 +178,11 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
-            arguments: ["pause", "tea!"],
+            arguments: ["pause", "tea "],
             stderr: """
-                Error: invalid timer name "tea!": use 1 to 64 characters of A-Z a-z 0-9 . _ - with at least one \
-                that is not a digit (all digits is an id)
+                Error: invalid timer name "tea ": no space at the start or the end; a name is 1 to 64 printable \
+                characters in any script (spaces only inside), not starting with '-', and not all digits (an id) \
+                or digits.digits (a group step)
                 Usage: timerctl pause ID|NAME
                 See 'timerctl pause --help'.
 
