@@ -39,17 +39,14 @@ struct VectorTests {
         #expect(passed + Self.knownDeviations.count == vectors.count)
     }
 
-    /// `DATEPICKING_VECTORS`, else `../shared/vectors/datepicker.json` beside the package, else the committed
-    /// copy in `Resources`.
+    /// `DATEPICKING_VECTORS` (a file to try instead, for a new set of vectors), else the committed file
+    /// `Resources/datepicker.json`: nothing outside the repository is read.
     static func loadVectorFile() throws -> (URL, Data) {
         var candidates: [URL] = []
         if let path = ProcessInfo.processInfo.environment["DATEPICKING_VECTORS"], !path.isEmpty {
             candidates.append(URL(fileURLWithPath: path))
         }
         let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(
-            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/datepicker.json"))
         candidates.append(testsDirectory.appendingPathComponent("Resources/datepicker.json"))
         for candidate in candidates {
             if let data = try? Data(contentsOf: candidate) { return (candidate.standardizedFileURL, data) }

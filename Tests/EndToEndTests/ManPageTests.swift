@@ -169,7 +169,7 @@ struct ManPageTests {
     func version() throws {
         let version = try String(contentsOfFile: packageRoot + "/VERSION", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        // ServiceVersion.version (Sources/Countdown/Protocol/RPCMessages.swift) is what --version prints.
+        // ServiceVersion.version (Sources/TimerProtocol/RPCMessages.swift) is what --version prints.
         #expect(Harness.run(Harness.timerd, ["--version"]).stdout == "timerd \(version) (protocol 1)\n")
         #expect(Harness.run(Harness.timerctl, ["--version"]).stdout == "timerctl \(version) (protocol 1)\n")
         for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7"] {
