@@ -52,7 +52,8 @@ let package = Package(
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
-        .executableTarget(name: "timerpick", dependencies: ["DatePicking", "TimerProtocol"]),
+        .executableTarget(
+            name: "timerpick", dependencies: ["DatePicking", "TimerProtocol", "TimerControl", "CommandLineTable"]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(
@@ -66,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "DatePickingTests", dependencies: ["DatePicking", "TimerProtocol", "TestSupport"],
             exclude: ["Resources"]),
-        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel"]),
+        .testTarget(name: "TimerModelTests", dependencies: ["TimerModel", "TestSupport"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
         .testTarget(

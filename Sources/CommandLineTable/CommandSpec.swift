@@ -14,6 +14,9 @@ package struct CommandSpec: Sendable, Equatable {
     package var discussion: String
     /// Whether the program's command list shows it (`help` is a command that the list leaves out).
     package var isListed: Bool
+    /// Whether it is for the program's own use (a shell completion's helper): left out of help's
+    /// command list, of man pages and of completions, but accepted by the scanner.
+    package var isHidden: Bool
 
     /// Creates a command.
     ///
@@ -25,9 +28,10 @@ package struct CommandSpec: Sendable, Equatable {
     ///   - usages: the ways to call it.
     ///   - discussion: its help text after the usage lines.
     ///   - isListed: whether the command list shows it.
+    ///   - isHidden: whether it is for the program's own use (implies not listed).
     package init(
         _ name: String, aliases: [String] = [], arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        usages: [Usage], discussion: String, isListed: Bool = true
+        usages: [Usage], discussion: String, isListed: Bool = true, isHidden: Bool = false
     ) {
         self.name = name
         self.aliases = aliases
@@ -35,7 +39,8 @@ package struct CommandSpec: Sendable, Equatable {
         self.options = options
         self.usages = usages
         self.discussion = discussion
-        self.isListed = isListed
+        self.isListed = isListed && !isHidden
+        self.isHidden = isHidden
     }
 
     /// The option spelled `name` among the command's own options.

@@ -49,7 +49,8 @@ extension CommandTable {
     /// - Returns: the lines without a final newline, or `nil` when no value has help.
     package static func valueDescriptions(of command: CommandSpec) -> String? {
         let values = command.arguments.map(\.value) + command.options.compactMap(\.value)
-        let lines = values.filter { !$0.help.isEmpty }.map { "\($0.name): \($0.help)" }
+        var seen: Set<String> = []  // a value two options share (`--min TIME`, `--max TIME`) is described once
+        let lines = values.filter { !$0.help.isEmpty && seen.insert($0.name).inserted }.map { "\($0.name): \($0.help)" }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 

@@ -1,7 +1,7 @@
 /// A program's whole command line as data: global options, commands, their options and arguments.
 ///
 /// One table drives the scanner (``CommandLineScanner``), the rendered help
-/// (`CommandTable+Help.swift`) and, later, man-page checks and shell completions, so that none of
+/// (`CommandTable+Help.swift`), the man-page checks and the shell completions (`Completion/`), so that none of
 /// them can drift from the others. A program without commands (timerd) has only ``globalOptions``.
 ///
 /// ```swift

@@ -31,11 +31,26 @@ extension CommandTable {
             CommandSpec(
                 "reload", usages: [Usage([], summary: "make timerd re-read its configuration file")],
                 discussion: Discussion.reload),
+            pick,
+            CommandSpec(
+                "completion",
+                arguments: [
+                    ArgumentSpec(ValueSpec("SHELL", .choice(CompletionShell.allCases.map(\.rawValue))), .exactlyOne)
+                ],
+                usages: [Usage([.argument("SHELL")], summary: "print a completion script for bash, zsh or fish")],
+                discussion: Discussion.completion),
             CommandSpec(
                 "help", arguments: [ArgumentSpec(ValueSpec("COMMAND", .command), .optional)],
                 usages: [Usage([.argument("COMMAND")], summary: "show help for timerctl or for one command")],
                 discussion: "Show help for timerctl or for one command.", isListed: false),
+            CommandSpec(
+                completionTimerLister, usages: [Usage([], summary: "print live timers for a completion script")],
+                discussion: "Print the ids and names of live timers, one per line, for a completion script.",
+                isHidden: true),
         ])
+
+    /// The hidden command that completion scripts run to get live timers' ids and names.
+    package static let completionTimerLister = "__complete-timers"
 
     /// The text of `timerctl --help` between the usage line and the command list.
     static let timerctlDiscussion = """
@@ -53,6 +68,70 @@ extension CommandTable {
         """
 
     private static let timer = ArgumentSpec(ValueSpec("ID|NAME", .timer), .exactlyOne)
+
+    /// `--minute-interval N`, for `start` and `pick`.
+    private static func minuteInterval(help: String) -> OptionSpec {
+        OptionSpec(
+            ["--minute-interval"],
+            .value(ValueSpec("N", .choice(["1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30"]))), help: help)
+    }
+
+    /// `--min`/`--max TIME` of `pick`.
+    private static let pickTime = ValueSpec(
+        "TIME",
+        help: """
+            an instant with Z or an offset (2026-12-01T09:00:00+01:00), or a local HH:MM[:SS]
+            or YYYY-MM-DDTHH:MM[:SS] as for start --at.
+            """)
+
+    /// `pick`: the terminal date picker. `timerctl` scans the line with this table and passes the
+    /// options on to the `timerpick` executable, which scans them with the same table.
+    private static let pick = CommandSpec(
+        "pick",
+        options: [
+            OptionSpec(
+                ["--mode"],
+                .value(
+                    ValueSpec(
+                        "MODE", .choice(["time", "date", "date-and-time", "countdown"]),
+                        help: "time, date, date-and-time (the default) or countdown.")),
+                repetition: .rejected, help: "time, date, date-and-time (default) or countdown"),
+            minuteInterval(help: "minute wheel step: 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30 (default 1)"),
+            OptionSpec(["--min"], .value(pickTime), repetition: .rejected, help: "the earliest time the picker offers"),
+            OptionSpec(["--max"], .value(pickTime), repetition: .rejected, help: "the latest time the picker offers"),
+            OptionSpec(
+                ["--locale"],
+                .value(ValueSpec("LOCALE", help: "en_US, de_DE, ja_JP, ... (default: the system's).")),
+                repetition: .rejected, help: "the locale of the wheels' order and titles"),
+            OptionSpec(
+                ["--calendar"],
+                .value(
+                    ValueSpec(
+                        "CALENDAR",
+                        help:
+                            "gregorian, japanese, hebrew, chinese, buddhist, islamic, persian, ... (default: the locale's)."
+                    )),
+                repetition: .rejected, help: "the calendar of the date wheels"),
+        ],
+        usages: [
+            Usage(
+                [
+                    .option("--mode", isOptional: true), .option("--minute-interval", isOptional: true),
+                    .option("--min", isOptional: true), .option("--max", isOptional: true),
+                    .option("--locale", isOptional: true), .option("--calendar", isOptional: true),
+                ], summary: "pick a time in a terminal date picker and print it")
+        ],
+        discussion: """
+            Show a date picker in the terminal and print what you pick on standard output: an
+            ISO 8601 instant with its offset (2026-03-29T03:30:00+02:00), or in countdown mode a
+            duration (1h5m). timerctl start --at "$(timerctl pick)" starts a timer that ends at
+            the picked time; timerctl start --pick does the same in one step.
+            Keys: Left/Right choose a wheel, Up/Down spin it, PageUp/PageDown spin 10 rows,
+            digits type a value, Enter accepts, Esc cancels. The picker follows the date-picker
+            rules (docs/datepicker-rules.md). The time zone is the system's (TZ); NO_COLOR turns
+            attributes off. Exit status: 0 picked, 1 cancelled (Esc), 64 usage error, 69 no
+            terminal, 128+N killed by signal N.
+            """)
 
     /// A command that takes one timer and no options (`stop`, `pause`, `resume`, `wait`).
     private static func command(_ name: String, _ summary: String, _ discussion: String) -> CommandSpec {
@@ -78,15 +157,17 @@ extension CommandTable {
                 .value(
                     ValueSpec(
                         "NAME",
-                        help: "1-64 characters of A-Z a-z 0-9 . _ - (not all digits), unique among live timers.")),
+                        help: """
+                            1-64 printable characters in any script, not starting with '-', not all
+                            digits; unique among live timers.
+                            """)),
                 repetition: .rejected, help: "name the timer, to address it by name instead of its id"),
             OptionSpec(
                 ["--at"], .value(ValueSpec("TIME")), repetition: .rejected,
                 help: "end at a wall-clock time (an instant with offset, or a local time or date and time)"),
+            minuteInterval(help: "floor a local --at time's minute to a multiple of N (N divides 60, 1 to 30)"),
             OptionSpec(
-                ["--minute-interval"],
-                .value(ValueSpec("N", .choice(["1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30"]))),
-                help: "floor a local --at time's minute to a multiple of N (N divides 60, 1 to 30)"),
+                ["--pick"], help: "choose the end time in the terminal date picker ('timerctl pick'); same as --at -"),
         ],
         usages: [
             Usage(
@@ -97,6 +178,11 @@ extension CommandTable {
                     .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true),
                 ], summary: "start a timer that ends at a wall-clock time"),
+            Usage(
+                [
+                    .option("--pick", isOptional: false), .option("--minute-interval", isOptional: true),
+                    .option("--name", isOptional: true),
+                ], summary: "start a timer that ends at a time picked in the terminal"),
         ],
         discussion: """
             Start a timer. Several durations make a group that runs them one after another
@@ -135,6 +221,12 @@ private enum Discussion {
     static let wait = """
         Wait until the timer ends. Exit 0 when it finished, 1 when it was stopped.
         On a terminal, a progress bar is drawn on stderr.
+        """
+    static let completion = """
+        Print a completion script for SHELL (bash, zsh or fish), generated from timerctl's own
+        command table: commands, options, option values and live timers' ids and names, which
+        the script asks of timerd quietly (never starting one; nothing when it is down).
+        Packages install them; to try one: source <(timerctl completion bash).
         """
     static let reload = """
         Make timerd re-read its configuration file (what SIGHUP does) and wait until it

@@ -1,3 +1,4 @@
+import CommandLineTable
 import FoundationEssentials
 import Glibc
 import TimerModel
@@ -41,14 +42,8 @@ public enum ControlCommand {
     ///
     /// - Returns: the exit status (see ``ControlError/exitStatus``; `wait` returns 1 for a stopped timer).
     public static func run(_ arguments: [String], output: inout some ControlOutput) -> Int32 {
-        // `pick` and `start --at -`/`--pick` run the separate picker executable first (PickerLauncher).
-        let prepared: [String]
-        switch PickerLauncher.prepare(arguments, output: &output) {
-        case .run(let runnable): prepared = runnable
-        case .exit(let status): return status
-        }
         do throws(ControlError) {
-            let options = try ControlOptions.parse(prepared)
+            var options = try ControlOptions.parse(arguments)
             if options.version {
                 output.out("timerctl \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
                 return 0
@@ -63,6 +58,16 @@ public enum ControlCommand {
                     output.out(options.verb.map { $0 == .help ? HelpText.main : HelpText.forVerb($0) } ?? HelpText.main)
                 }
                 return 0
+            }
+            // `pick` and `start --pick`/`--at -` run the separate picker executable (PickerLauncher).
+            if options.verb == .pick { return PickerLauncher.pick(options, output: &output) }
+            if options.verb == .start, options.pick || options.at == "-" {
+                options.pick = true
+                options.at = nil
+                switch PickerLauncher.pickEndTime(options, output: &output) {
+                case .success(let picked): options = picked
+                case .failure(let exit): return exit.status
+                }
             }
             return try execute(options, output: &output)
         } catch {
@@ -83,6 +88,16 @@ public enum ControlCommand {
         -> Int32
     {
         guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
+        if verb == .completion {
+            let name = options.arguments[0]
+            guard let shell = CompletionShell(rawValue: name) else {
+                throw .usage("unknown shell '\(name)' (bash, zsh or fish)", verb: verb)
+            }
+            output.out(
+                CommandTable.timerctl.completionScript(for: shell, timerLister: CommandTable.completionTimerLister))
+            return 0
+        }
+        if verb == .completeTimers { return completeTimers(options, output: &output) }
         // Check everything local before connecting, so a typo never starts a daemon.
         var durations: [Double] = []
         var deadline: AbsoluteTime?
@@ -167,10 +182,25 @@ public enum ControlCommand {
             } else {
                 output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
             }
-        case .help:
+        case .help, .completion, .completeTimers, .pick:
             output.out(HelpText.main)
         }
         return 0
+    }
+
+    /// `__complete-timers`: the ids and names of live timers, one per line, for a completion
+    /// script. Quiet by design: it never starts a daemon, waits 500 ms at most for the answer, and
+    /// prints nothing (exit 1) when no daemon answers or the answer is bad.
+    private static func completeTimers(_ options: ControlOptions, output: inout some ControlOutput) -> Int32 {
+        do throws(ControlError) {
+            let client = try ControlClient.connect(explicitPath: options.socketPath, autostart: false)
+            let timers = try client.call(
+                .timerList, ListParams(all: false), as: [TimerInfo].self, timeoutMilliseconds: 500)
+            output.out(timers.flatMap { [$0.id] + ($0.name.map { [$0] } ?? []) }.map { $0 + "\n" }.joined())
+            return 0
+        } catch {
+            return 1
+        }
     }
 
     /// Sends `timer.wait`; on a terminal, asks for the timer's status every 200 ms on the same

@@ -51,6 +51,12 @@ public enum Verb: String, Sendable, CaseIterable {
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.
     case reload
+    /// Pick a time in a terminal date picker (the `timerpick` executable) and print it.
+    case pick
+    /// Print a shell completion script generated from the command table.
+    case completion
     /// Show help for a command.
     case help
+    /// Print the live timers' ids and names for a completion script (hidden; never starts a daemon).
+    case completeTimers = "__complete-timers"
 }

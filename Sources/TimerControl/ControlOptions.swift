@@ -14,6 +14,10 @@ public struct ControlOptions: Sendable, Equatable {
     public var at: String?
     /// `--minute-interval N` for `start --at` with a local time: floor the minute to a multiple of N.
     public var minuteInterval: Int?
+    /// `--pick` (or `--at -`) for `start`: choose the end time in the terminal date picker first.
+    public var pick = false
+    /// The options of `pick`, as given (`["--mode", "time", …]`), passed on to the picker executable.
+    public var pickerArguments: [String] = []
     /// `--all` for `status`: include ended timers.
     public var all = false
     /// `--socket PATH`: talk to this socket, never autostart.
@@ -73,6 +77,9 @@ public struct ControlOptions: Sendable, Equatable {
         case "--socket": socketPath = value
         case "--name": name = value
         case "--at": at = value
+        case "--pick": pick = true
+        case "--mode", "--min", "--max", "--locale", "--calendar": pickerArguments += [longName, value]
+        case "--minute-interval" where verb == .pick: pickerArguments += [longName, value]
         case "--minute-interval":
             guard let interval = Int(value) else {
                 throw .usage(
@@ -91,15 +98,19 @@ public struct ControlOptions: Sendable, Equatable {
         if options.name != nil && verb != .start { throw .usage(onlyFor("--name"), verb: verb) }
         if options.all && verb != .status { throw .usage(onlyFor("--all"), verb: verb) }
         if options.at != nil && verb != .start { throw .usage(onlyFor("--at"), verb: verb) }
-        if options.minuteInterval != nil && options.at == nil {
+        if options.pick && verb != .start { throw .usage(onlyFor("--pick"), verb: verb) }
+        if options.pick && options.at != nil {
+            throw .usage("'start' takes --pick or --at TIME, not both (--at - is --pick)", verb: verb)
+        }
+        if options.minuteInterval != nil && options.at == nil && !options.pick {
             throw .usage("option '--minute-interval' goes with 'start --at TIME'", verb: verb)
         }
         if verb == .start {
             // Two usages (DURATION... or --at TIME), so the argument's arity alone does not decide.
-            if options.arguments.isEmpty && options.at == nil {
+            if options.arguments.isEmpty && options.at == nil && !options.pick {
                 throw .usage("'start' needs at least one DURATION, or --at TIME", verb: verb)
             }
-            if !options.arguments.isEmpty && options.at != nil {
+            if !options.arguments.isEmpty && (options.at != nil || options.pick) {
                 throw .usage("'start' takes DURATION... or --at TIME, not both", verb: verb)
             }
             return

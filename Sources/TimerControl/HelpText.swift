@@ -2,7 +2,7 @@ import CommandLineTable
 
 /// The help texts of `timerctl`, printed to stdout by `--help`, rendered from
 /// ``CommandLineTable/CommandTable/timerctl`` (pinned by tests and golden files).
-enum HelpText {
+package enum HelpText {
     private static var table: CommandTable { .timerctl }
 
     /// The global options section, shown on every help page.
@@ -11,7 +11,7 @@ enum HelpText {
         + CommandTable.optionRows(CommandTable.timerctl.globalOptions, column: 19)
 
     /// `timerctl --help`.
-    static let main = """
+    package static let main = """
         Usage: \(usageLine(nil))
 
         \(CommandTable.timerctlDiscussion)
@@ -26,7 +26,7 @@ enum HelpText {
         """
 
     /// `timerctl VERB --help`: usage lines, discussion, value descriptions, global options.
-    static func forVerb(_ verb: Verb) -> String {
+    package static func forVerb(_ verb: Verb) -> String {
         guard let command = table.command(named: verb.rawValue) else { return main }
         var body = "Usage: \(usageLine(verb))\n\n\(command.discussion)"
         if let values = CommandTable.valueDescriptions(of: command) { body += "\n\n" + values }
@@ -34,7 +34,7 @@ enum HelpText {
     }
 
     /// The usage line(s) after `Usage: ` in help and in usage errors, without a final newline.
-    static func usageLine(_ verb: Verb?) -> String {
+    package static func usageLine(_ verb: Verb?) -> String {
         table.usageLine(for: verb.flatMap { table.command(named: $0.rawValue) })
     }
 }

@@ -8,68 +8,45 @@ import Glibc
 /// exit status are `timerctl pick`'s; `start --at -` runs it as a child, reads the picked instant from a pipe and
 /// continues as `start --at INSTANT`.
 enum PickerLauncher {
-    /// What ``prepare(_:output:)`` decided.
-    enum Preparation: Equatable {
-        /// Run `timerctl` with these arguments.
-        case run([String])
-        /// Exit with this status; the picker (or the reason it could not run) has already spoken.
-        case exit(Int32)
-    }
-
-    /// Handles the picker's part of a command line before `timerctl` parses it.
-    ///
-    /// `pick ARGS` execs the picker with ARGS and returns only if that fails (exit 69). A `start` with `--pick`,
-    /// `--at -` or `--at=-` runs the picker in date-and-time mode (passing on `--minute-interval N`, which then
-    /// does not reach `start`) and puts `--at INSTANT` in their place. Everything else is returned unchanged.
+    /// `timerctl pick`: replaces this process with the picker, given the options that
+    /// ``ControlOptions/parse(_:)`` scanned with the command table; returns only on failure.
     ///
     /// - Parameters:
-    ///   - arguments: `timerctl`'s arguments without the program name.
-    ///   - output: Where errors go.
-    /// - Returns: The arguments to run, or the exit status: the picker's own (1 when cancelled with Esc, 69 when
-    ///   there is no terminal) or 69 when it cannot be started.
-    static func prepare(_ arguments: [String], output: inout some ControlOutput) -> Preparation {
-        if arguments.first == "pick" { return .exit(execPicker(Array(arguments.dropFirst()), output: &output)) }
-        guard arguments.contains("start") else { return .run(arguments) }
-        var rest: [String] = []
-        var pickerArguments = ["--mode", "date-and-time"]
-        var wantsPick = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--pick" || argument == "--at=-" {
-                wantsPick = true
-            } else if argument == "--at", index + 1 < arguments.count, arguments[index + 1] == "-" {
-                wantsPick = true
-                index += 1
-            } else if argument == "--minute-interval", index + 1 < arguments.count {
-                pickerArguments += [argument, arguments[index + 1]]
-                rest += [argument, arguments[index + 1]]
-                index += 1
-            } else {
-                rest.append(argument)
-            }
-            index += 1
-        }
-        guard wantsPick else { return .run(arguments) }
-        // The interval shapes the picker's minute wheel; the picked instant already respects it.
-        rest = removingMinuteInterval(rest)
-        let (status, text) = runPicker(pickerArguments, output: &output)
-        guard status == 0 else { return .exit(status) }
-        return .run(rest + ["--at", text])
+    ///   - options: the parsed command line (`verb == .pick`).
+    ///   - output: where the error goes if the picker cannot run.
+    /// - Returns: 69, with the reason on standard error, when the picker cannot be started.
+    static func pick(_ options: ControlOptions, output: inout some ControlOutput) -> Int32 {
+        execPicker(options.pickerArguments, output: &output)
     }
 
-    private static func removingMinuteInterval(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var index = 0
-        while index < arguments.count {
-            if arguments[index] == "--minute-interval" {
-                index += 2
-                continue
-            }
-            result.append(arguments[index])
-            index += 1
-        }
-        return result
+    /// `timerctl start --pick` (or `--at -`): runs the picker in date-and-time mode (with the
+    /// minute interval, which then shapes the minute wheel) and returns the options with the picked
+    /// instant as `--at`.
+    ///
+    /// - Parameters:
+    ///   - options: the parsed `start` command line with ``ControlOptions/pick`` set or `at == "-"`.
+    ///   - output: where errors go.
+    /// - Returns: the options to run, or the exit status: the picker's own (1 when cancelled with
+    ///   Esc, 69 when there is no terminal) or 69 when it cannot be started.
+    static func pickEndTime(_ options: ControlOptions, output: inout some ControlOutput) -> Result<
+        ControlOptions, PickerExit
+    > {
+        var arguments = ["--mode", "date-and-time"]
+        if let interval = options.minuteInterval { arguments += ["--minute-interval", String(interval)] }
+        let (status, text) = runPicker(arguments, output: &output)
+        guard status == 0 else { return .failure(PickerExit(status: status)) }
+        var picked = options
+        picked.pick = false
+        picked.at = text
+        // The picked instant has an offset and already respects the interval.
+        picked.minuteInterval = nil
+        return .success(picked)
+    }
+
+    /// The picker did not produce a time: exit with its status.
+    struct PickerExit: Error {
+        /// The exit status for `timerctl`.
+        var status: Int32
     }
 
     /// The picker's path: `timerpick` in the directory of this process's executable.

@@ -29,7 +29,7 @@ extension CommandTable {
                     configuration file (default /etc/timerd.conf for root,
                     else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
                     history_limit, history_max_age, max_timers_per_user,
-                    max_connections; a bad file at start-up exits 78
+                    max_connections, log_level; a bad file at start-up exits 78
                     """),
             OptionSpec(
                 ["--exit-when-idle"], .value(ValueSpec("SECONDS", .number)),
@@ -66,6 +66,12 @@ extension CommandTable {
                 help: """
                     keep ended timers this long (default 7d; overrides the file);
                     the smaller of the two limits wins
+                    """),
+            OptionSpec(
+                ["--log-level"], .value(ValueSpec("LEVEL", .choice(LogLevel.allCases.map(\.rawValue)))),
+                help: """
+                    write error lines only, error and warning, or info: every
+                    line (default info; overrides the file)
                     """),
             OptionSpec(
                 ["--journal-max-records"], .value(ValueSpec("N", .number)),

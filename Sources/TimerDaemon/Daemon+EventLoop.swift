@@ -127,10 +127,11 @@ extension Daemon {
             service.engine.historyLimit = config.historyLimit
             service.engine.historyMaximumAge = config.historyMaxAgeSeconds
             service.quota = config.maximumTimersPerUser
+            LogLine.level = config.logLevel
             log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
             return .success(ReloadResult(config: path, found: file != nil))
         } catch {
-            log("reload (\(requester)) failed, keeping the old configuration: \(error)")
+            log("warning: reload (\(requester)) failed, keeping the old configuration: \(error)")
             return .failure(RPCError(.reloadFailed, "\(error); the old configuration stays in force"))
         }
     }

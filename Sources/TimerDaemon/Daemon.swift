@@ -76,6 +76,7 @@ public final class Daemon {
         // 1. Configuration.
         let environment = ProcessEnvironment.current()
         (config, configPath) = try DaemonConfig.resolve(options: options, uid: getuid(), environment: environment)
+        LogLine.level = config.logLevel
         systemd = SystemdLink(notifier: try SystemdNotifier(environment: environment, pid: getpid()), log: log)
         // The passed socket's number; adopted (owned) when the listener starts.
         let inherited = try SocketActivation.adoptControlSocket(environment: environment, pid: getpid())

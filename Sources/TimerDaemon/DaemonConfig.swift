@@ -29,12 +29,16 @@ public struct DaemonConfig: Sendable, Equatable {
     public var maximumTimersPerUser = 10_000
     /// `max_connections`: the most concurrent client connections, 1…65,536 (default 1,024).
     public var maximumConnections = 1_024
+    /// `log_level`: the least severe lines written to stderr, `error`, `warning` or `info` (default).
+    public var logLevel = LogLevel.info
 
     /// The defaults.
     public init() {}
 
     /// The keys a file may set, in the order error messages list them.
-    public static let keys = ["history_limit", "history_max_age", "max_timers_per_user", "max_connections"]
+    public static let keys = [
+        "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "log_level",
+    ]
 
     /// A configuration file that cannot be used.
     public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -100,6 +104,11 @@ public struct DaemonConfig: Sendable, Equatable {
                 config.maximumTimersPerUser = try count(1...1_000_000)
             case "max_connections":
                 config.maximumConnections = try count(1...65_536)
+            case "log_level":
+                guard let level = LogLevel(rawValue: value) else {
+                    throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")
+                }
+                config.logLevel = level
             default:
                 throw fail("unknown key \"\(key)\"; keys: \(keys.joined(separator: ", "))")
             }
@@ -154,6 +163,7 @@ public struct DaemonConfig: Sendable, Equatable {
         if let value = options.timersPerUser { result.maximumTimersPerUser = value }
         if let value = options.historyLimit { result.historyLimit = value }
         if let value = options.historyMaximumAge { result.historyMaxAgeSeconds = value }
+        if let value = options.logLevel { result.logLevel = value }
         return result
     }
 

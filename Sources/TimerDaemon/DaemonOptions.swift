@@ -31,6 +31,9 @@ public struct DaemonOptions: Sendable, Equatable {
     /// `--history-max-age`: seconds an ended timer stays visible; `nil` takes ``DaemonConfig``'s
     /// `history_max_age` (default 7 days).
     public var historyMaximumAge: Double?
+    /// `--log-level`: the least severe lines written to stderr; `nil` takes ``DaemonConfig``'s
+    /// `log_level` (default ``LogLevel/info``).
+    public var logLevel: LogLevel?
     /// Compact the journal into a snapshot after this many records (default 10,000); hidden, for tests.
     public var journalMaximumRecords: Int = 10_000
     /// When the state is saved (default ``SavePolicy/everyChange``; `--save exit` is for benchmarks).
@@ -146,6 +149,11 @@ public struct DaemonOptions: Sendable, Equatable {
             } catch {
                 throw UsageError(message: "\(flag): \(error)")
             }
+        case "--log-level":
+            guard let level = LogLevel(rawValue: text) else {
+                throw UsageError(message: "\(flag) must be \(LogLevel.choices), got \"\(text)\"")
+            }
+            logLevel = level
         case "--save":
             guard let policy = SavePolicy(rawValue: text) else {
                 throw UsageError(message: "--save must be change or exit, got \"\(text)\"")

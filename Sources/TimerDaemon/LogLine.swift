@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import TimerSystem
 
 /// How timerd marks each line it writes to stderr: a syslog priority for the journal, else a time.
@@ -105,10 +106,23 @@ enum LogLine: Equatable, Sendable {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
-    /// Writes `text` to stderr in this process's format, at the current wall-clock time.
+    /// The process's log level as its syslog priority: lines less severe are dropped
+    /// (``LogLevel/info``, 6, until the daemon sets it from `--log-level` or `log_level=`).
+    private static let threshold = Atomic<Int>(LogLevel.info.priority)
+
+    /// The level in force for ``write(_:)``; the daemon sets it at start and on reload.
+    static var level: LogLevel {
+        get { LogLevel.allCases.first { $0.priority == threshold.load(ordering: .relaxed) } ?? .info }
+        set { threshold.store(newValue.priority, ordering: .relaxed) }
+    }
+
+    /// Writes `text` to stderr in this process's format, at the current wall-clock time, unless its
+    /// priority (its first line's) is less severe than ``level``.
     ///
     /// - Parameter text: one or more lines, without a final newline.
     static func write(_ text: String) {
+        let priority = priority(of: text.split(separator: "\n", maxSplits: 1).first ?? "")
+        guard priority <= threshold.load(ordering: .relaxed) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let line = current.render(text, seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000))

@@ -38,13 +38,17 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "the durations of a group must add up to ≤ 366 days, got \(DurationFormatter.compact(seconds: seconds))"
         case .invalidName(let name):
-            return "invalid timer name \"\(name)\": \(TimerName.rule)"
+            guard let problem = TimerName.problem(with: name) else {
+                return "invalid timer name \"\(name)\": \(TimerName.rule)"
+            }
+            return "invalid timer name \"\(name)\": \(problem); \(TimerName.rule)"
         case .nameInUse(let name, let id):
             return "a live timer is already named \"\(name)\" (id \(id)); stop it or choose another name"
         case .timerNotFound(let reference):
             switch reference {
             case .id(let id): return "no timer with id \(id)"
             case .name(let name): return "no timer named \"\(name)\""
+            case .step(let group, let step): return "no step \(group).\(step): no group \(group) with a step \(step)"
             }
         case .invalidTransition(let timer, let state, let operation):
             return "cannot \(operation.rawValue) \(timer): it \(state.phrase); \(operation.allowedStates)"

@@ -1,5 +1,7 @@
+import CommandLineTable
 import DatePicking
 import Foundation
+import TimerControl
 import TimerProtocol
 
 /// The options of `timerctl pick` (and of `timerpick`, which it runs), checked before the terminal is touched.
@@ -17,85 +19,62 @@ struct PickOptions: Equatable {
     var isHelp = false
     var isVersion = false
 
-    /// The usage line and the help text.
-    static let usage =
-        "timerctl pick [--mode time|date|date-and-time|countdown] [--minute-interval N] [--min TIME] [--max TIME] "
-        + "[--locale ID] [--calendar ID]"
-
-    static let help = """
-        Usage: \(usage)
-
-        Shows a date picker in the terminal and prints what you pick on standard output: an ISO 8601 instant with
-        its offset (2026-03-29T03:30:00+02:00), or in countdown mode a duration (1h5m). So
-        timerctl start --at "$(timerctl pick)" starts a timer that ends at the picked time.
-
-        Keys: Left/Right choose a wheel, Up/Down spin it, PageUp/PageDown spin 10 rows, digits type a value,
-        Enter accepts, Esc cancels. The picker follows the date-picker rules (docs/datepicker-rules.md).
-
-        Options:
-          --mode MODE            time, date, date-and-time (default) or countdown
-          --minute-interval N    minute wheel step: 1, 2, 3, 4, 5, 6, 10, 12, 15, 20 or 30 (default 1)
-          --min TIME, --max TIME range: ISO 8601 with Z or an offset, or local HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS]
-          --locale ID            locale such as en_US, de_DE, ja_JP (default: the system's)
-          --calendar ID          gregorian, japanese, hebrew, chinese, buddhist, islamic, persian, …
-          -h, --help             show this help
-          --version              show the version
-
-        The time zone is the system's (TZ). NO_COLOR turns attributes off.
-        Exit status: 0 picked, 1 cancelled (Esc), 64 usage error, 69 no terminal, 128+N killed by signal N.
-
-        """
+    /// The usage line and the help text: `timerctl pick`'s, rendered from timerctl's command table.
+    static let usage = HelpText.usageLine(.pick)
+    static let help = HelpText.forVerb(.pick)
 
     /// Why the options are wrong.
     struct UsageError: Error, Equatable, CustomStringConvertible {
         var description: String
     }
 
-    /// Parses the arguments (without the program name). `--x v` and `--x=v` are both accepted.
+    /// Parses the arguments (without the program name) with the one scanner and timerctl's command
+    /// table (`pick`'s entry), so that `timerctl pick` and `timerpick` accept exactly the same line:
+    /// `--x v` and `--x=v`, `--` ends options.
     ///
     /// - Throws: ``UsageError`` naming the bad argument and what is allowed.
     static func parse(_ arguments: [String]) throws(UsageError) -> PickOptions {
         var options = PickOptions()
-        var index = 0
-        func value(_ flag: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "option '\(flag)' needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let flag = argument.hasPrefix("--") ? parts[0] : argument
-            let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
-            switch flag {
-            case "-h", "--help": options.isHelp = true
-            case "--version": options.isVersion = true
-            case "--mode":
-                let text = try value(flag, inline: inline)
-                guard let mode = Self.modes[text] else {
-                    throw UsageError(
-                        description: "unknown mode '\(text)': use time, date, date-and-time or countdown")
-                }
-                options.mode = mode
-            case "--minute-interval":
-                let text = try value(flag, inline: inline)
-                guard let interval = Int(text), DatePicker.isValidMinuteInterval(interval) else {
-                    throw UsageError(
-                        description: "--minute-interval must divide 60 and be 1 to 30 "
-                            + "(1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30), got \"\(text)\"")
-                }
-                options.minuteInterval = interval
-            case "--min": options.minimum = try value(flag, inline: inline)
-            case "--max": options.maximum = try value(flag, inline: inline)
-            case "--locale": options.locale = try value(flag, inline: inline)
-            case "--calendar": options.calendar = try value(flag, inline: inline)
-            default:
-                throw UsageError(description: "unknown argument '\(argument)'")
+        var scanner = CommandLineScanner(table: .timerctl, arguments: ["pick"] + arguments)
+        while true {
+            let token: CommandLineScanner.Token?
+            do {
+                token = try scanner.next()
+            } catch {
+                throw UsageError(description: error.description)
             }
-            index += 1
+            switch token {
+            case nil: return options
+            case .command: continue
+            case .argument(let argument): throw UsageError(description: "unknown argument '\(argument)'")
+            case .option(let option, let value, _): try options.apply(option.longName, value ?? "")
+            }
         }
-        return options
+    }
+
+    /// Records one option the scanner accepted (it has checked arity and repetition).
+    private mutating func apply(_ longName: String, _ value: String) throws(UsageError) {
+        switch longName {
+        case "--help": isHelp = true
+        case "--version": isVersion = true
+        case "--mode":
+            guard let mode = Self.modes[value] else {
+                throw UsageError(description: "unknown mode '\(value)': use time, date, date-and-time or countdown")
+            }
+            self.mode = mode
+        case "--minute-interval":
+            guard let interval = Int(value), DatePicker.isValidMinuteInterval(interval) else {
+                throw UsageError(description: "--minute-interval \(MinuteInterval.rule), got \"\(value)\"")
+            }
+            minuteInterval = interval
+        case "--min": minimum = value
+        case "--max": maximum = value
+        case "--locale": locale = value
+        case "--calendar": calendar = value
+        default:
+            // timerctl's global options (--socket, --json, --no-autostart) mean nothing to the picker.
+            throw UsageError(description: "option '\(longName)' is not for 'pick'")
+        }
     }
 
     static let modes: [String: DatePickerMode] = [

@@ -310,22 +310,42 @@ struct TimerEngineNamingTests {
         #expect(try engine.start(durations: [31_622_399, 1]).duration == 31_622_400)
     }
 
-    static let invalidNames = ["", String(repeating: "a", count: 65), "tea time", "tea/1", "café", "tea!", "123", "0"]
+    /// Names the rule of TimerName refuses, each with the reason `TimerName.problem(with:)` gives.
+    static let invalidNames: [(String, String)] = [
+        ("", "a name cannot be empty"),
+        (String(repeating: "a", count: 65), "at most 64 characters"),
+        ("-", "names may not start with '-' (a command line would read it as an option)"),
+        ("-tea", "names may not start with '-' (a command line would read it as an option)"),
+        (" tea", "no space at the start or the end"),
+        ("tea ", "no space at the start or the end"),
+        ("123", "all digits is an id, not a name"),
+        ("0", "all digits is an id, not a name"),
+        ("5.1", "digits.digits is a group step's id, not a name"),
+        ("tea\ttime", "U+0009 is not a printable character"),  // Cc
+        ("tea\u{7}", "U+0007 is not a printable character"),  // Cc (BEL)
+        ("a\u{202E}b", "U+202E is not a printable character"),  // Cf: RIGHT-TO-LEFT OVERRIDE
+        ("no\u{A0}break", "U+00A0 is not a printable character"),  // Zs other than U+0020
+        ("a\u{2028}b", "U+2028 is not a printable character"),  // Zl
+        ("\u{E000}", "U+E000 is not a printable character"),  // Co
+    ]
 
-    @Test("Invalid names are refused with invalidName and the rule", arguments: invalidNames)
-    func invalidName(_ name: String) {
+    @Test("Invalid names are refused with invalidName, the reason and the rule", arguments: invalidNames)
+    func invalidName(_ name: String, _ problem: String) {
         var (engine, _) = makeEngine()
         expectFailure(
             .invalidName(name),
-            "invalid timer name \"\(name)\": use 1 to 64 characters of A-Z a-z 0-9 . _ - "
-                + "with at least one that is not a digit (all digits is an id)"
+            "invalid timer name \"\(name)\": \(problem); a name is 1 to 64 printable characters in any script "
+                + "(spaces only inside), not starting with '-', and not all digits (an id) or digits.digits (a group step)"
         ) {
             _ = try engine.start(durations: [60], name: name)
         }
         #expect(!TimerName.isValid(name))
     }
 
-    static let validNames = [String(repeating: "a", count: 64), "a", "tea.time_2-b", "1a", "-", "007x", "Z9"]
+    static let validNames = [
+        String(repeating: "a", count: 64), "a", "tea.time_2-b", "1a", "007x", "Z9", "tea time", "tea!", "tea/1",
+        "café", "お茶", "чай", "شاي", "👩\u{200D}💻", String(repeating: "é", count: 64), "1.2.3", "v1.",
+    ]
 
     @Test("Valid names are accepted", arguments: validNames)
     func validName(_ name: String) throws {
@@ -423,7 +443,8 @@ struct TimerEngineNamingTests {
             try TimerReference(parsing: "18446744073709551616")
         }
         #expect(throws: CountdownError.invalidName("")) { try TimerReference(parsing: "") }
-        #expect(throws: CountdownError.invalidName("tea time")) { try TimerReference(parsing: "tea time") }
+        #expect(throws: CountdownError.invalidName("-tea")) { try TimerReference(parsing: "-tea") }
+        #expect(throws: CountdownError.timerNotFound(.name("5.0"))) { try TimerReference(parsing: "5.0") }
     }
 }
 

@@ -82,6 +82,7 @@ struct EndToEndTests {
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """)

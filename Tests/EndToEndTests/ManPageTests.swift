@@ -84,7 +84,11 @@ struct ManPageTests {
         #expect(main.status == 0, "\(main)")
         let listed = Self.commands(inHelp: main.stdout)
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
-        #expect(listed == ["start", "start", "stop", "pause", "resume", "status", "wait", "ping", "reload"])
+        #expect(
+            listed == [
+                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "ping", "reload", "pick",
+                "completion",
+            ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
             let run = Harness.run(Harness.timerctl, [command, "--help"])
@@ -116,7 +120,7 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
-                "--minute-interval", "--all",
+                "--minute-interval", "--pick", "--all", "--mode", "--min", "--max", "--locale", "--calendar",
             ])
     }
 
@@ -137,8 +141,8 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
-                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--save", "-h",
-                "--help", "--version",
+                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--log-level",
+                "--save", "-h", "--help", "--version",
             ])
     }
 
@@ -168,7 +172,7 @@ struct ManPageTests {
     func version() throws {
         let version = try String(contentsOfFile: packageRoot + "/VERSION", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        // ServiceVersion.version (Sources/Countdown/Protocol/RPCMessages.swift) is what --version prints.
+        // ServiceVersion.version (Sources/TimerProtocol/RPCMessages.swift) is what --version prints.
         #expect(Harness.run(Harness.timerd, ["--version"]).stdout == "timerd \(version) (protocol 1)\n")
         #expect(Harness.run(Harness.timerctl, ["--version"]).stdout == "timerctl \(version) (protocol 1)\n")
         for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7"] {

@@ -101,6 +101,7 @@ struct ControlCommandTests {
                 Error: option '--name' given twice
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -110,6 +111,7 @@ struct ControlCommandTests {
                 Error: 'start' needs at least one DURATION, or --at TIME
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -120,6 +122,7 @@ struct ControlCommandTests {
                 H:MM[:SS] (01:30:00) or ISO 8601 (PT1H30M)
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -129,6 +132,7 @@ struct ControlCommandTests {
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -138,16 +142,19 @@ struct ControlCommandTests {
                 Error: duration must be > 0 and ≤ 366 days, got "367d"
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
         UsageCase(
-            arguments: ["start", "5m", "--name", "tea time"],
+            arguments: ["start", "5m", "--name", "-tea"],
             stderr: """
-                Error: invalid timer name "tea time": use 1 to 64 characters of A-Z a-z 0-9 . _ - with at least \
-                one that is not a digit (all digits is an id)
+                Error: invalid timer name "-tea": names may not start with '-' (a command line would read it as \
+                an option); a name is 1 to 64 printable characters in any script (spaces only inside), not \
+                starting with '-', and not all digits (an id) or digits.digits (a group step)
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -157,6 +164,7 @@ struct ControlCommandTests {
                 Error: option '--name' needs a value
                 Usage: timerctl start DURATION... [--name NAME]
                        timerctl start --at TIME [--minute-interval N] [--name NAME]
+                       timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
                 """),
@@ -177,10 +185,11 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
-            arguments: ["pause", "tea!"],
+            arguments: ["pause", "tea "],
             stderr: """
-                Error: invalid timer name "tea!": use 1 to 64 characters of A-Z a-z 0-9 . _ - with at least one \
-                that is not a digit (all digits is an id)
+                Error: invalid timer name "tea ": no space at the start or the end; a name is 1 to 64 printable \
+                characters in any script (spaces only inside), not starting with '-', and not all digits (an id) \
+                or digits.digits (a group step)
                 Usage: timerctl pause ID|NAME
                 See 'timerctl pause --help'.
 

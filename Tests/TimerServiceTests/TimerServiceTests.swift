@@ -207,8 +207,8 @@ struct TimerServiceTests {
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[]}}"#,
             message: "a timer takes 1 to 100 durations, got 0"),
         ParamsCase(
-            request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"name":"a b"}}"#,
-            message: CountdownError.invalidName("a b").description),
+            request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"name":"-a"}}"#,
+            message: CountdownError.invalidName("-a").description),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.stop","params":{"timer":true}}"#,
             message: #""timer" of timer.stop must be an id (whole number ≥ 0) or a name (string), got boolean"#),
@@ -225,8 +225,8 @@ struct TimerServiceTests {
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.wait","params":{"timer":1,"timeout":5}}"#,
             message: #"unknown parameter "timeout" for timer.wait; allowed: timer"#),
         ParamsCase(
-            request: #"{"jsonrpc":"2.0","id":1,"method":"timer.status","params":{"timer":"bad name!"}}"#,
-            message: CountdownError.invalidName("bad name!").description),
+            request: #"{"jsonrpc":"2.0","id":1,"method":"timer.status","params":{"timer":"bad\tname"}}"#,
+            message: CountdownError.invalidName("bad\tname").description),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.list","params":{"all":"yes"}}"#,
             message: #""all" of timer.list must be a boolean, got string"#),

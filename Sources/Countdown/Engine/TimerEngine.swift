@@ -161,6 +161,7 @@ public struct TimerEngine: Sendable {
         for duration in durations { try DurationParser.validate(seconds: duration) }
         let sum = durations.reduce(0, +)
         guard sum <= DurationParser.maximumSeconds else { throw .groupTooLong(sum) }
+        let name = name.map(TimerName.normalized)
         if let name {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
             if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
@@ -345,6 +346,13 @@ public struct TimerEngine: Sendable {
                 throw .timerNotFound(reference)
             }
             return id
+        case .step(let group, let step):
+            guard let record = timers[group], requester == nil || record.owner == requester,
+                record.durations.count > 1, (1...record.durations.count).contains(step)
+            else {
+                throw .timerNotFound(reference)
+            }
+            return group
         case .name(let name):
             if let id = liveNames[NameKey(owner: requester ?? 0, name: name)] { return id }
             let candidates = timers.values.filter {
