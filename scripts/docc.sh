@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the DocC catalog of every library (Sources/<M>/<M>.docc); exits non-zero on any warning
-# (broken symbol links included).
+# (broken symbol links included). DOCC_ONLY="Sources/M/M.docc ..." builds only those catalogs.
 # Usage: scripts/docc.sh [output-dir]   (run from anywhere; default /tmp/timerd-doc; one
 # sub-directory per module)
 set -euo pipefail
@@ -10,7 +10,7 @@ work="$(mktemp -d /tmp/timerd-docc.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 failed=0
 mkdir -p "$output"
-for catalog in Sources/*/*.docc; do
+for catalog in ${DOCC_ONLY:-Sources/*/*.docc}; do
     module="$(basename "$catalog" .docc)"
     symbols="$work/$module-symbols"
     mkdir -p "$symbols"

@@ -1,6 +1,6 @@
 /// The least severe priority that timerd writes to stderr: `--log-level` and `log_level=`.
 ///
-/// A line's priority is read from its wording (``LogLine/priority(of:)``); a line less severe than
+/// A line's priority is read from its wording (`LogLine/priority(of:)`); a line less severe than
 /// the level is dropped. The levels are the syslog(3) priorities that timerd's lines carry, with
 /// syslog's ordering (a smaller number is more severe): `error` (3, `LOG_ERR`) shows only errors,
 /// `warning` (4, `LOG_WARNING`) errors and warnings, `info` (6, `LOG_INFO`, the default) everything.
@@ -23,7 +23,7 @@ public enum LogLevel: String, Sendable, Equatable, CaseIterable {
 
     /// Whether a line of syslog priority `priority` is written at this level.
     ///
-    /// - Parameter priority: the line's priority (3, 4 or 6; see ``LogLine/priority(of:)``).
+    /// - Parameter priority: the line's priority (3, 4 or 6; see `LogLine/priority(of:)`).
     /// - Returns: `true` when it is at least as severe as the level (`priority <= self.priority`).
     public func admits(priority: Int) -> Bool { priority <= self.priority }
 
