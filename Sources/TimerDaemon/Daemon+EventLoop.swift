@@ -49,7 +49,7 @@ extension Daemon {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         let waiter = nextWaiter
         nextWaiter += 1
-        let context = RequestContext(uid: connection.uid, waiter: waiter)
+        let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
         let outcome = service.handle(line: line, context: context)
         if outcome.changedState { stateIsDirty = true }
         if outcome.requiresDurability { syncIsNeeded = true }
