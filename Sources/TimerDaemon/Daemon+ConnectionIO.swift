@@ -31,10 +31,8 @@ extension Daemon {
             }
             let token = nextToken
             nextToken += 1
-            if connections.count >= config.maximumConnections {
-                let error = RPCError(
-                    .tooManyConnections,
-                    "timerd has \(config.maximumConnections) connections, its limit; try again later")
+            if let refusal = admissionRefusal(uid: credentials.uid) {
+                let error = RPCError(.tooManyConnections, refusal)
                 _ = try? socket.write(ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
                 socket.close()
                 continue
@@ -46,6 +44,8 @@ extension Daemon {
                 continue
             }
             connections[token] = Connection(socket: socket, token: token, uid: credentials.uid)
+            connectionsPerUID[credentials.uid, default: 0] += 1
+            connections[token]?.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
     }
 
@@ -96,6 +96,7 @@ extension Daemon {
                 close(connection)
                 return
             }
+            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             if count == 0 {
                 endOfInput(connection)
                 return
@@ -154,6 +155,7 @@ extension Daemon {
             }
             guard let written else { break }
             connection.state.output.consume(written)
+            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
         switch connection.state.finishWrites() {
         case .close: close(connection)
@@ -179,6 +181,8 @@ extension Daemon {
     /// last reference to it goes (at the latest when the current event's handler returns).
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
+        let left = connectionsPerUID[connection.uid, default: 1] - 1
+        connectionsPerUID[connection.uid] = left > 0 ? left : nil
         for waiter in connection.state.waiters {
             service.cancelWait(waiter)
             waiterConnections[waiter] = nil

@@ -37,6 +37,7 @@ extension Daemon {
             }
             commit()
             expirePartialLines()
+            closeIdleConnections()
             checkIdle()
             systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
         }
@@ -199,8 +200,10 @@ extension Daemon {
         let now = Syscall.bootTimeNanoseconds()
         var next: Int64?
         let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        let idleTimeout = Int64(config.idleTimeoutSeconds * 1e9)
         for connection in connections.values {
             if let since = connection.state.partialSince { next = min(next ?? .max, since + requestTimeout) }
+            if let idle = connection.state.idleDeadline(timeout: idleTimeout) { next = min(next ?? .max, idle) }
         }
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))

@@ -137,7 +137,8 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
-                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--save", "-h",
+                "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
+                "--history-limit", "--history-max-age", "--save", "-h",
                 "--help", "--version",
             ])
     }

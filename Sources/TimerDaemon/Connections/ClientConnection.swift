@@ -36,6 +36,18 @@ struct ClientConnection {
     private(set) var isReadClosed = false
     /// Whether epoll watches for writability (replies are queued that the socket did not take).
     private(set) var wantsWrite = false
+    /// When the connection last read or wrote a byte (boot-time nanoseconds), for the idle timeout.
+    var lastActivity: Int64 = 0
+
+    /// When this connection becomes idle past `timeout` (boot-time nanoseconds), or `nil` while it
+    /// is busy: a pending wait, a queued reply, an incomplete line or a half-close keeps it open.
+    ///
+    /// - Parameter timeout: the idle timeout in nanoseconds.
+    /// - Returns: the instant to close it at.
+    func idleDeadline(timeout: Int64) -> Int64? {
+        guard waiters.isEmpty, output.isEmpty, framer.partialSince == nil, !isReadClosed else { return nil }
+        return lastActivity + timeout
+    }
 
     /// A new connection from a peer with `uid`.
     ///
