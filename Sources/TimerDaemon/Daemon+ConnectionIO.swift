@@ -77,6 +77,7 @@ extension Daemon {
             if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
             return
         }
+        if connection.state.isStreaming { return }  // lines are read again once the listing is written
         if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
     }
 
@@ -103,7 +104,7 @@ extension Daemon {
             }
             let frames = connection.state.receive(readBuffer[0..<count], now: Syscall.bootTimeNanoseconds())
             consumeLines(frames, from: connection)
-            if count < readBuffer.count { return }
+            if count < readBuffer.count || connection.state.isStreaming { return }
         }
     }
 
@@ -121,12 +122,18 @@ extension Daemon {
 
     /// Answers the lines of one read in order; stops when the client lets its replies pile up.
     func consumeLines(_ frames: [LineFramer.Frame], from connection: Connection) {
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
             switch frame {
             case .line(let line):
                 handle(line, from: connection)
                 if connection.state.output.isOverLimit {
                     dropUnreadReplies(connection)
+                    return
+                }
+                if connection.state.isStreaming {
+                    // Answered in order: the rest waits until the listing is written.
+                    connection.state.heldFrames = Array(frames[(index + 1)...])
+                    updateInterest(connection)
                     return
                 }
             case .tooLong:
@@ -172,7 +179,8 @@ extension Daemon {
     /// What epoll watches a connection for: input until the peer shut its sending side, output
     /// while replies are queued.
     func updateInterest(_ connection: Connection) {
-        var interest: Epoll.Events = connection.state.isReadClosed ? [] : [.readable, .hangUp]
+        let isReading = !connection.state.isReadClosed && !connection.state.isStreaming
+        var interest: Epoll.Events = isReading ? [.readable, .hangUp] : []
         if connection.state.wantsWrite { interest.insert(.writable) }
         try? epoll.modify(connection.socket, interest: interest, token: connection.token)
     }

@@ -35,6 +35,7 @@ extension Daemon {
                 default: serve(token, ready)
                 }
             }
+            produceListings()
             commit()
             expirePartialLines()
             closeIdleConnections()
@@ -56,6 +57,8 @@ extension Daemon {
         if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
             queue(reply, to: connection)
+        } else if let listing = outcome.listing {
+            connection.state.listing = listing
         } else if service.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
@@ -202,6 +205,7 @@ extension Daemon {
         let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
         let idleTimeout = Int64(config.idleTimeoutSeconds * 1e9)
         for connection in connections.values {
+            if connection.state.isStreaming, connection.state.output.count < Self.listingLowWater { return 0 }
             if let since = connection.state.partialSince { next = min(next ?? .max, since + requestTimeout) }
             if let idle = connection.state.idleDeadline(timeout: idleTimeout) { next = min(next ?? .max, idle) }
         }

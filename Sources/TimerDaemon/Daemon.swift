@@ -41,6 +41,8 @@ public final class Daemon {
     var connections: [UInt64: Connection] = [:]
     /// Open connections per peer uid (absent when 0), for the per-user shares.
     var connectionsPerUID: [UInt32: Int] = [:]
+    /// Where ``produceListings()`` starts this turn, so that no listing is always served last.
+    var listingRotation = 0
     var waiterConnections: [WaiterID: UInt64] = [:]
     var nextToken: UInt64 = 16
     var nextWaiter: WaiterID = 1

@@ -134,6 +134,8 @@ public struct TimerService: Sendable {
             case .reload:
                 outcome.reply = nil
                 outcome.reloadRequest = ReloadRequest(id: id)
+            case .listing(let listing):
+                outcome.listing = listing
             }
         } catch {
             outcome.reply = id == nil ? nil : Self.errorLine(id: id ?? .null, error)
@@ -193,6 +195,7 @@ public struct TimerService: Sendable {
         case stopped([UInt8], TimerEnding)
         case waiting
         case reload
+        case listing(TimerListing)
     }
 
     private mutating func run(
@@ -240,6 +243,8 @@ public struct TimerService: Sendable {
             case .some(.bool(let value)): all = value
             case .some(let other): throw Self.typeError("all", "a boolean", other, method)
             }
+            let ids = engine.listIDs(includeEnded: all, requester: context.requester)
+            if let id, ids.count > Self.streamingThreshold { return .listing(TimerListing(id: id, ids: ids)) }
             return .result(try json(engine.list(includeEnded: all, requester: context.requester)), changed: false)
         case .timerWait:
             let reference = try Self.timerReference(params, method)

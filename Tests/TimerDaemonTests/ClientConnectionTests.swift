@@ -250,3 +250,29 @@ struct ClientConnectionTests {
         #expect(last.next == .close)
     }
 }
+
+@Suite("Client connections while a listing is streamed")
+struct ClientConnectionStreamingTests {
+    /// Replies queued while a listing is written (a wait's answer) follow it; held lines come back
+    /// in order; a half-closed connection is not closed between two parts.
+    @Test("Deferred replies follow the listing; a half-close waits for its end")
+    func deferredReplies() {
+        var connection = ClientConnection(uid: 1_000)
+        connection.listing = TimerListing(id: .number(1), ids: [1, 2])
+        connection.heldFrames = [.line(Array("next".utf8))]
+        connection.output.enqueue(bytes: Array("[part 1".utf8))
+        connection.queue(Array("wait answer".utf8))
+        let closesNow = connection.closeReading(isFlushPending: false)
+        #expect(!closesNow)
+        connection.output.consume(connection.output.count)
+        let afterFirstPart = connection.finishWrites()
+        #expect(afterFirstPart == .keep(interestChanged: false))  // empty, but streaming
+        connection.output.enqueue(bytes: Array(" part 2]\n".utf8))
+        let held = connection.finishListing()
+        #expect(held == [.line(Array("next".utf8))])
+        #expect(String(decoding: connection.output.nextBytes(), as: UTF8.self) == " part 2]\nwait answer\n")
+        connection.output.consume(connection.output.count)
+        let afterAll = connection.finishWrites()
+        #expect(afterAll == .close)
+    }
+}

@@ -72,3 +72,27 @@ extension TimerEngine {
         }
     }
 }
+
+extension TimerEngine {
+    /// The ids of every timer the requester may see, ascending: what ``list(includeEnded:requester:)``
+    /// would return, without building the snapshots (a long listing is written a part at a time).
+    ///
+    /// - Parameters:
+    ///   - includeEnded: also finished and stopped timers still in the history.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: the ids, ascending.
+    /// - Complexity: O(n log n).
+    public func listIDs(includeEnded: Bool = false, requester: UInt32? = nil) -> [UInt64] {
+        timers.values
+            .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
+            .map(\.id).sorted()
+    }
+
+    /// The snapshot of timer `id` now, whatever its owner, or `nil` when it is no longer kept.
+    ///
+    /// - Parameter id: a timer's id.
+    /// - Returns: its snapshot.
+    public func snapshot(ofTimer id: UInt64) -> TimerSnapshot? {
+        timers[id]?.snapshot(at: clock.now(), wallNow: clock.wallNow())
+    }
+}

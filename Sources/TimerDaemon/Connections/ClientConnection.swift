@@ -36,6 +36,16 @@ struct ClientConnection {
     private(set) var isReadClosed = false
     /// Whether epoll watches for writability (replies are queued that the socket did not take).
     private(set) var wantsWrite = false
+    /// A long `timer.list` reply being written a part at a time; while it is, no line is read or
+    /// answered, and other replies (a wait's answer) wait in ``deferredReplies``.
+    var listing: TimerListing?
+    /// Lines read before the listing started and not yet answered, in order.
+    var heldFrames: [LineFramer.Frame] = []
+    /// Replies queued while a listing is being written, sent after it.
+    private(set) var deferredReplies: [[UInt8]] = []
+    /// Whether a listing is being written.
+    var isStreaming: Bool { listing != nil }
+
     /// When the connection last read or wrote a byte (boot-time nanoseconds), for the idle timeout.
     var lastActivity: Int64 = 0
 
@@ -45,7 +55,9 @@ struct ClientConnection {
     /// - Parameter timeout: the idle timeout in nanoseconds.
     /// - Returns: the instant to close it at.
     func idleDeadline(timeout: Int64) -> Int64? {
-        guard waiters.isEmpty, output.isEmpty, framer.partialSince == nil, !isReadClosed else { return nil }
+        guard waiters.isEmpty, output.isEmpty, framer.partialSince == nil, !isReadClosed, !isStreaming else {
+            return nil
+        }
         return lastActivity + timeout
     }
 
@@ -74,7 +86,22 @@ struct ClientConnection {
     ///
     /// - Parameter line: the reply, without its newline.
     mutating func queue(_ line: [UInt8]) {
-        output.enqueue(line: line)
+        if isStreaming {
+            deferredReplies.append(line)
+        } else {
+            output.enqueue(line: line)
+        }
+    }
+
+    /// Ends the listing once its last part is queued: the replies deferred meanwhile follow it.
+    ///
+    /// - Returns: the lines held back while it was written, to answer now.
+    mutating func finishListing() -> [LineFramer.Frame] {
+        listing = nil
+        for line in deferredReplies { output.enqueue(line: line) }
+        deferredReplies = []
+        defer { heldFrames = [] }
+        return heldFrames
     }
 
     /// Queues the error the daemon sends for a line over 64 KiB (JSON-RPC `-32600`, id `null`,
@@ -99,7 +126,7 @@ struct ClientConnection {
     ///   Otherwise the connection stays; with no pending wait it closes after its last write.
     mutating func closeReading(isFlushPending: Bool) -> Bool {
         isReadClosed = true
-        if waiters.isEmpty && output.isEmpty && !isFlushPending { return true }
+        if waiters.isEmpty && output.isEmpty && !isFlushPending && !isStreaming && heldFrames.isEmpty { return true }
         if waiters.isEmpty { output.closeAfterFlush() }
         return false
     }
@@ -124,7 +151,7 @@ struct ClientConnection {
     ///   - timeout: the request time-out in nanoseconds.
     /// - Returns: whether to call ``expirePartialLine(reply:)``.
     func isPartialLineExpired(now: Int64, timeout: Int64) -> Bool {
-        guard let since = framer.partialSince, !output.isClosingAfterFlush else { return false }
+        guard let since = framer.partialSince, !output.isClosingAfterFlush, !isStreaming else { return false }
         return now - since >= timeout
     }
 
@@ -142,7 +169,7 @@ struct ClientConnection {
     /// - Returns: ``AfterWrites/close`` when done, ``AfterWrites/dropUnread`` past 16 MiB,
     ///   else ``AfterWrites/keep(interestChanged:)``.
     mutating func finishWrites() -> AfterWrites {
-        if output.isFinished { return .close }
+        if output.isFinished && !isStreaming && heldFrames.isEmpty { return .close }
         if output.isOverLimit { return .dropUnread }
         let wantsWrite = !output.isEmpty
         guard wantsWrite != self.wantsWrite else { return .keep(interestChanged: false) }
