@@ -77,7 +77,6 @@ extension Daemon {
             if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
             return
         }
-        if connection.state.isStreaming { return }  // lines are read again once the listing is written
         if !ready.intersection([.readable, .hangUp]).isEmpty { readRequests(connection) }
     }
 
@@ -104,14 +103,20 @@ extension Daemon {
             }
             let frames = connection.state.receive(readBuffer[0..<count], now: Syscall.bootTimeNanoseconds())
             consumeLines(frames, from: connection)
-            if count < readBuffer.count || connection.state.isStreaming { return }
+            if count < readBuffer.count { return }
         }
     }
 
     /// The peer closed its sending side: a last line without its newline still counts, and the
     /// connection stays open until its pending waits are answered and its replies sent.
     func endOfInput(_ connection: Connection) {
-        if let line = connection.state.endOfInput() { handle(line, from: connection) }
+        if let line = connection.state.endOfInput() {
+            if connection.state.isStreaming {
+                connection.state.hold([.line(line)])
+            } else {
+                handle(line, from: connection)
+            }
+        }
         guard connections[connection.token] != nil else { return }
         if connection.state.closeReading(isFlushPending: pendingFlush.contains(connection.token)) {
             close(connection)
@@ -122,18 +127,23 @@ extension Daemon {
 
     /// Answers the lines of one read in order; stops when the client lets its replies pile up.
     func consumeLines(_ frames: [LineFramer.Frame], from connection: Connection) {
+        if connection.state.isStreaming {
+            // Answered in order once the listing is written; a client that piles them up is closed.
+            connection.state.hold(frames)
+            if connection.state.isOverLimit { dropUnreadReplies(connection) }
+            return
+        }
         for (index, frame) in frames.enumerated() {
             switch frame {
             case .line(let line):
                 handle(line, from: connection)
-                if connection.state.output.isOverLimit {
+                if connection.state.isOverLimit {
                     dropUnreadReplies(connection)
                     return
                 }
                 if connection.state.isStreaming {
                     // Answered in order: the rest waits until the listing is written.
-                    connection.state.heldFrames = Array(frames[(index + 1)...])
-                    updateInterest(connection)
+                    connection.state.hold(frames[(index + 1)...])
                     return
                 }
             case .tooLong:
@@ -179,8 +189,7 @@ extension Daemon {
     /// What epoll watches a connection for: input until the peer shut its sending side, output
     /// while replies are queued.
     func updateInterest(_ connection: Connection) {
-        let isReading = !connection.state.isReadClosed && !connection.state.isStreaming
-        var interest: Epoll.Events = isReading ? [.readable, .hangUp] : []
+        var interest: Epoll.Events = connection.state.isReadClosed ? [] : [.readable, .hangUp]
         if connection.state.wantsWrite { interest.insert(.writable) }
         try? epoll.modify(connection.socket, interest: interest, token: connection.token)
     }

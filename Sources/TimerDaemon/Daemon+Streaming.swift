@@ -11,7 +11,7 @@ extension Daemon {
     static let listingPartBytes = 64 << 10
     /// The most listing bytes produced in one turn of the loop across every client (256 KiB):
     /// with 200 clients listing 3,000 timers at once, a ping from another client waited 7 ms at p50
-    /// and 11 ms at p99 in a debug build here (docs/fairness.md).
+    /// and 16 ms at p99 in a debug build here (docs/fairness.md).
     static let listingBytesPerTurn = 256 << 10
 
     /// Writes the next parts of the listings whose clients have drained, in turn from a rotating
@@ -39,7 +39,7 @@ extension Daemon {
             if listing.isFinished {
                 let held = connection.state.finishListing()
                 consumeLines(held, from: connection)
-                if connections[connection.token] != nil { updateInterest(connection) }
+                connection.state.settleAfterHeldLines()
             }
         }
     }

@@ -98,6 +98,7 @@ public final class Daemon {
         try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
+        service.daemonUID = getuid()
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")

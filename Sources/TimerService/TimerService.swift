@@ -27,6 +27,9 @@ public struct TimerService: Sendable {
 
     /// Who is subscribed to which events; a pending `timer.wait` is one subscription.
     public internal(set) var subscriptions = SubscriptionRegistry()
+    /// The daemon's own uid, which gets daemon-wide `daemon.stats` figures as root does (the owner
+    /// of a user daemon); `nil` for none but root.
+    public var daemonUID: UInt32?
     /// The most pending waits per connection and per user (docs/fairness.md).
     public var waitLimits = WaitLimits()
     /// Each pending `timer.wait`: its request id, uid and connection.
@@ -271,9 +274,10 @@ public struct TimerService: Sendable {
             let lateness = engine.lateness.summary.map {
                 LatenessSummary(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max)
             }
-            // Root sees the daemon's figures; anyone else only their own (docs/fairness.md).
+            // Root and the daemon's own uid see the daemon's figures; anyone else only their own
+            // (docs/fairness.md).
             let result =
-                context.seesAll
+                context.seesAll || context.uid == daemonUID
                 ? StatsResult(
                     liveTimers: engine.liveCount, runningTimers: engine.runningCount,
                     firedTimers: engine.lateness.totalCount, latenessMicroseconds: lateness)

@@ -36,13 +36,33 @@ struct ClientConnection {
     private(set) var isReadClosed = false
     /// Whether epoll watches for writability (replies are queued that the socket did not take).
     private(set) var wantsWrite = false
-    /// A long `timer.list` reply being written a part at a time; while it is, no line is read or
-    /// answered, and other replies (a wait's answer) wait in ``deferredReplies``.
+    /// A long `timer.list` reply being written a part at a time; while it is, lines read are held
+    /// (``hold(_:)``) rather than answered, and other replies (a wait's answer) wait in
+    /// ``deferredReplies``.
     var listing: TimerListing?
-    /// Lines read before the listing started and not yet answered, in order.
-    var heldFrames: [LineFramer.Frame] = []
+    /// Lines read while the listing is written, not yet answered, in order.
+    private(set) var heldFrames: [LineFramer.Frame] = []
+    /// The bytes of ``heldFrames``.
+    private(set) var heldBytes = 0
     /// Replies queued while a listing is being written, sent after it.
     private(set) var deferredReplies: [[UInt8]] = []
+    /// The bytes of ``deferredReplies``.
+    private(set) var deferredBytes = 0
+
+    /// Whether the client owes more than 16 MiB (``OutputQueue/maximumQueuedBytes``): replies
+    /// queued or deferred that it has not read, and requests held behind a streamed listing. A
+    /// client that pipelines requests without reading is closed at this point, streamed or not.
+    var isOverLimit: Bool { output.count + heldBytes + deferredBytes > OutputQueue.maximumQueuedBytes }
+
+    /// Holds frames read while a listing is written, to answer after it.
+    ///
+    /// - Parameter frames: the frames, in order.
+    mutating func hold(_ frames: some Sequence<LineFramer.Frame>) {
+        for frame in frames {
+            if case .line(let line) = frame { heldBytes += line.count + 1 }
+            heldFrames.append(frame)
+        }
+    }
     /// Whether a listing is being written.
     var isStreaming: Bool { listing != nil }
 
@@ -88,6 +108,7 @@ struct ClientConnection {
     mutating func queue(_ line: [UInt8]) {
         if isStreaming {
             deferredReplies.append(line)
+            deferredBytes += line.count + 1
         } else {
             output.enqueue(line: line)
         }
@@ -100,8 +121,16 @@ struct ClientConnection {
         listing = nil
         for line in deferredReplies { output.enqueue(line: line) }
         deferredReplies = []
+        deferredBytes = 0
+        heldBytes = 0
         defer { heldFrames = [] }
         return heldFrames
+    }
+
+    /// After the held lines are answered: a half-closed connection with no pending wait closes
+    /// once everything is written.
+    mutating func settleAfterHeldLines() {
+        if isReadClosed && waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
     }
 
     /// Queues the error the daemon sends for a line over 64 KiB (JSON-RPC `-32600`, id `null`,
@@ -127,7 +156,7 @@ struct ClientConnection {
     mutating func closeReading(isFlushPending: Bool) -> Bool {
         isReadClosed = true
         if waiters.isEmpty && output.isEmpty && !isFlushPending && !isStreaming && heldFrames.isEmpty { return true }
-        if waiters.isEmpty { output.closeAfterFlush() }
+        if waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
         return false
     }
 
