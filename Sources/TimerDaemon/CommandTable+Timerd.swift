@@ -71,8 +71,8 @@ extension CommandTable {
             OptionSpec(
                 ["--history-limit"], .value(ValueSpec("N", .number)),
                 help: """
-                    keep the last N ended timers for status --all (default 1000;
-                    overrides the file)
+                    keep each user's last N ended timers for status --all
+                    (default 1000; overrides the file)
                     """),
             OptionSpec(
                 ["--history-max-age"], .value(ValueSpec("DURATION", .duration)),
