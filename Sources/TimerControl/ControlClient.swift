@@ -128,12 +128,16 @@ final class ControlClient {
     /// - Returns: the line, or `nil` on time-out.
     func readLine(timeoutMilliseconds: Int32) throws(ControlError) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Bytes before `scanned` hold no newline: each byte is looked at once, even in a reply of
+        // many MiB (a streamed `timer.list`), not once per read.
+        var scanned = 0
         while true {
-            if let newline = buffer.firstIndex(of: 10) {
+            if let newline = buffer[scanned...].firstIndex(of: 10) {
                 let line = Array(buffer[..<newline])
                 buffer.removeFirst(newline + 1)
                 return line
             }
+            scanned = buffer.count
             do {
                 let ready = try Poll.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)
                 if ready == 0 { return nil }

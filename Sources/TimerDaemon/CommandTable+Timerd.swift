@@ -29,7 +29,8 @@ extension CommandTable {
                     configuration file (default /etc/timerd.conf for root,
                     else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
                     history_limit, history_max_age, max_timers_per_user,
-                    max_connections, log_level; a bad file at start-up exits 78
+                    max_connections, max_connections_per_user, idle_timeout,
+                    log_level; a bad file at start-up exits 78
                     """),
             OptionSpec(
                 ["--exit-when-idle"], .value(ValueSpec("SECONDS", .number)),
@@ -47,6 +48,18 @@ extension CommandTable {
                 ["--max-connections"], .value(ValueSpec("N", .number)),
                 help: "most concurrent clients (default 1024; overrides the file)"),
             OptionSpec(
+                ["--max-connections-per-user"], .value(ValueSpec("N", .number)),
+                help: """
+                    most concurrent clients of one user other than root and
+                    timerd's own (default 256; overrides the file)
+                    """),
+            OptionSpec(
+                ["--idle-timeout"], .value(ValueSpec("DURATION", .duration)),
+                help: """
+                    close a client that sent nothing this long and has no
+                    pending wait (default 5min; overrides the file)
+                    """),
+            OptionSpec(
                 ["--max-timers-per-user"], .value(ValueSpec("N", .number)),
                 help: "most live timers per user (default 10000; overrides the file)"),
             OptionSpec(
@@ -58,8 +71,8 @@ extension CommandTable {
             OptionSpec(
                 ["--history-limit"], .value(ValueSpec("N", .number)),
                 help: """
-                    keep the last N ended timers for status --all (default 1000;
-                    overrides the file)
+                    keep each user's last N ended timers for status --all
+                    (default 1000; overrides the file)
                     """),
             OptionSpec(
                 ["--history-max-age"], .value(ValueSpec("DURATION", .duration)),

@@ -31,10 +31,8 @@ extension Daemon {
             }
             let token = nextToken
             nextToken += 1
-            if connections.count >= config.maximumConnections {
-                let error = RPCError(
-                    .tooManyConnections,
-                    "timerd has \(config.maximumConnections) connections, its limit; try again later")
+            if let refusal = admissionRefusal(uid: credentials.uid) {
+                let error = RPCError(.tooManyConnections, refusal)
                 _ = try? socket.write(ArraySlice(TimerService.errorLine(id: .null, error) + [10]))
                 socket.close()
                 continue
@@ -46,6 +44,8 @@ extension Daemon {
                 continue
             }
             connections[token] = Connection(socket: socket, token: token, uid: credentials.uid)
+            connectionsPerUID[credentials.uid, default: 0] += 1
+            connections[token]?.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
     }
 
@@ -96,6 +96,7 @@ extension Daemon {
                 close(connection)
                 return
             }
+            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             if count == 0 {
                 endOfInput(connection)
                 return
@@ -109,7 +110,13 @@ extension Daemon {
     /// The peer closed its sending side: a last line without its newline still counts, and the
     /// connection stays open until its pending waits are answered and its replies sent.
     func endOfInput(_ connection: Connection) {
-        if let line = connection.state.endOfInput() { handle(line, from: connection) }
+        if let line = connection.state.endOfInput() {
+            if connection.state.isStreaming {
+                connection.state.hold([.line(line)])
+            } else {
+                handle(line, from: connection)
+            }
+        }
         guard connections[connection.token] != nil else { return }
         if connection.state.closeReading(isFlushPending: pendingFlush.contains(connection.token)) {
             close(connection)
@@ -120,12 +127,23 @@ extension Daemon {
 
     /// Answers the lines of one read in order; stops when the client lets its replies pile up.
     func consumeLines(_ frames: [LineFramer.Frame], from connection: Connection) {
-        for frame in frames {
+        if connection.state.isStreaming {
+            // Answered in order once the listing is written; a client that piles them up is closed.
+            connection.state.hold(frames)
+            if connection.state.isOverLimit { dropUnreadReplies(connection) }
+            return
+        }
+        for (index, frame) in frames.enumerated() {
             switch frame {
             case .line(let line):
                 handle(line, from: connection)
-                if connection.state.output.isOverLimit {
+                if connection.state.isOverLimit {
                     dropUnreadReplies(connection)
+                    return
+                }
+                if connection.state.isStreaming {
+                    // Answered in order: the rest waits until the listing is written.
+                    connection.state.hold(frames[(index + 1)...])
                     return
                 }
             case .tooLong:
@@ -154,6 +172,7 @@ extension Daemon {
             }
             guard let written else { break }
             connection.state.output.consume(written)
+            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
         switch connection.state.finishWrites() {
         case .close: close(connection)
@@ -179,6 +198,8 @@ extension Daemon {
     /// last reference to it goes (at the latest when the current event's handler returns).
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.token) != nil else { return }
+        let left = connectionsPerUID[connection.uid, default: 1] - 1
+        connectionsPerUID[connection.uid] = left > 0 ? left : nil
         for waiter in connection.state.waiters {
             service.cancelWait(waiter)
             waiterConnections[waiter] = nil

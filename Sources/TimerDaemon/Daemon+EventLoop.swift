@@ -35,8 +35,10 @@ extension Daemon {
                 default: serve(token, ready)
                 }
             }
+            produceListings()
             commit()
             expirePartialLines()
+            closeIdleConnections()
             checkIdle()
             systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
         }
@@ -49,12 +51,14 @@ extension Daemon {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         let waiter = nextWaiter
         nextWaiter += 1
-        let context = RequestContext(uid: connection.uid, waiter: waiter)
+        let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
         let outcome = service.handle(line: line, context: context)
         if outcome.changedState { stateIsDirty = true }
         if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
             queue(reply, to: connection)
+        } else if let listing = outcome.listing {
+            connection.state.listing = listing
         } else if service.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
@@ -200,8 +204,11 @@ extension Daemon {
         let now = Syscall.bootTimeNanoseconds()
         var next: Int64?
         let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
+        let idleTimeout = Int64(config.idleTimeoutSeconds * 1e9)
         for connection in connections.values {
+            if connection.state.isStreaming, connection.state.output.count < Self.listingLowWater { return 0 }
             if let since = connection.state.partialSince { next = min(next ?? .max, since + requestTimeout) }
+            if let idle = connection.state.idleDeadline(timeout: idleTimeout) { next = min(next ?? .max, idle) }
         }
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))

@@ -14,7 +14,8 @@ import TimerSystem
 /// signals. Each turn of the loop reads every ready client, runs every complete request line,
 /// saves the state once if any request changed it (so concurrent requests share one `fsync`),
 /// and only then sends the replies: a change is durable before it is acknowledged.
-/// A slow or silent client blocks nobody: sockets are non-blocking and each has its own buffers.
+/// A slow or silent client blocks nobody: sockets are non-blocking and each has its own buffers,
+/// each user has a share of the connections, and an idle connection is closed (docs/fairness.md).
 ///
 /// This file is the composition root: ``init(options:log:)`` starts the parts in order
 /// (configuration, state lock, store, listener, signals, timers) and ``run()`` stops them in
@@ -38,6 +39,10 @@ public final class Daemon {
     /// The listening socket; `nil` once the daemon stopped accepting.
     var listener: FileDescriptor?
     var connections: [UInt64: Connection] = [:]
+    /// Open connections per peer uid (absent when 0), for the per-user shares.
+    var connectionsPerUID: [UInt32: Int] = [:]
+    /// Where ``produceListings()`` starts this turn, so that no listing is always served last.
+    var listingRotation = 0
     var waiterConnections: [WaiterID: UInt64] = [:]
     var nextToken: UInt64 = 16
     var nextWaiter: WaiterID = 1
@@ -94,6 +99,7 @@ public final class Daemon {
         try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
+        service.daemonUID = getuid()
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")

@@ -29,6 +29,13 @@ public struct DaemonConfig: Sendable, Equatable {
     public var maximumTimersPerUser = 10_000
     /// `max_connections`: the most concurrent client connections, 1…65,536 (default 1,024).
     public var maximumConnections = 1_024
+    /// `max_connections_per_user`: the most concurrent connections of one uid other than root and
+    /// timerd's own, 1…65,536 (default 256, a quarter of the default `max_connections`); see
+    /// docs/fairness.md for the reserve kept for root.
+    public var maximumConnectionsPerUser = 256
+    /// `idle_timeout`: seconds after which a connection with no pending wait, no queued reply and
+    /// no incomplete line, that sent nothing, is closed with `-32005` (default 300 s).
+    public var idleTimeoutSeconds: Double = 300
     /// `log_level`: the least severe lines written to stderr, `error`, `warning` or `info` (default).
     public var logLevel = LogLevel.info
 
@@ -37,7 +44,8 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The keys a file may set, in the order error messages list them.
     public static let keys = [
-        "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "log_level",
+        "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
+        "idle_timeout", "log_level",
     ]
 
     /// A configuration file that cannot be used.
@@ -104,6 +112,14 @@ public struct DaemonConfig: Sendable, Equatable {
                 config.maximumTimersPerUser = try count(1...1_000_000)
             case "max_connections":
                 config.maximumConnections = try count(1...65_536)
+            case "max_connections_per_user":
+                config.maximumConnectionsPerUser = try count(1...65_536)
+            case "idle_timeout":
+                do throws(CountdownError) {
+                    config.idleTimeoutSeconds = try DurationParser.seconds(from: value)
+                } catch {
+                    throw fail("idle_timeout: \(error)")
+                }
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")
@@ -160,12 +176,18 @@ public struct DaemonConfig: Sendable, Equatable {
     public func overridden(by options: DaemonOptions) -> DaemonConfig {
         var result = self
         if let value = options.maximumConnections { result.maximumConnections = value }
+        if let value = options.maximumConnectionsPerUser { result.maximumConnectionsPerUser = value }
+        if let value = options.idleTimeoutSeconds { result.idleTimeoutSeconds = value }
         if let value = options.timersPerUser { result.maximumTimersPerUser = value }
         if let value = options.historyLimit { result.historyLimit = value }
         if let value = options.historyMaximumAge { result.historyMaxAgeSeconds = value }
         if let value = options.logLevel { result.logLevel = value }
         return result
     }
+
+    /// Connections kept for root and timerd's own uid: 1/16 of ``maximumConnections`` (64 of the
+    /// default 1,024), at least 1; other users together may hold the rest (docs/fairness.md).
+    public var reservedConnections: Int { max(1, maximumConnections / 16) }
 
     /// Loads the file `options` name (``DaemonOptions/configPath``, else ``defaultPath(uid:environment:)``)
     /// and applies the command line's flags.

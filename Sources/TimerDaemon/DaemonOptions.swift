@@ -20,6 +20,12 @@ public struct DaemonOptions: Sendable, Equatable {
     /// `--max-timers-per-user`: the most live timers per uid; `nil` takes ``DaemonConfig``'s
     /// `max_timers_per_user` (default 10,000).
     public var timersPerUser: Int?
+    /// `--max-connections-per-user`: the most connections of one uid other than root and timerd's
+    /// own; `nil` takes ``DaemonConfig``'s `max_connections_per_user` (default 256).
+    public var maximumConnectionsPerUser: Int?
+    /// `--idle-timeout`: seconds before an idle connection (no pending wait) is closed; `nil` takes
+    /// ``DaemonConfig``'s `idle_timeout` (default 300).
+    public var idleTimeoutSeconds: Double?
     /// `--config PATH`: the configuration file; `nil` for ``DaemonConfig/defaultPath(uid:environment:)``.
     public var configPath: String?
     /// The permission bits of a socket timerd binds itself (default 0600: only its owner may connect;
@@ -131,6 +137,13 @@ public struct DaemonOptions: Sendable, Equatable {
         case "--request-timeout": requestTimeoutSeconds = try positive()
         case "--max-connections": maximumConnections = try count()
         case "--max-timers-per-user": timersPerUser = try count()
+        case "--max-connections-per-user": maximumConnectionsPerUser = try count()
+        case "--idle-timeout":
+            do {
+                idleTimeoutSeconds = try DurationParser.seconds(from: text)
+            } catch {
+                throw UsageError(message: "\(flag): \(error)")
+            }
         case "--journal-max-records": journalMaximumRecords = try count()
         case "--socket-mode":
             guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {

@@ -21,6 +21,10 @@ public struct ServiceOutcome: Sendable {
     /// ``TimerService/reloadReply(id:_:)`` (``reply`` is then `nil`), so the answer comes only
     /// after the reload completed.
     public var reloadRequest: ReloadRequest?
+    /// Set for a `timer.list` of more than ``TimerService/streamingThreshold`` timers (``reply``
+    /// is then `nil`): the daemon writes it a part at a time with
+    /// ``TimerService/writeListing(_:into:upTo:)``.
+    public var listing: TimerListing?
 }
 
 /// A `daemon.reload` the daemon has to carry out and then answer.

@@ -26,9 +26,18 @@ public struct TimerService: Sendable {
     public var pid: Int32
 
     /// Who is subscribed to which events; a pending `timer.wait` is one subscription.
-    public private(set) var subscriptions = SubscriptionRegistry()
-    /// The request id each pending `timer.wait` answers under.
-    private var pendingWaits: [WaiterID: RPCID] = [:]
+    public internal(set) var subscriptions = SubscriptionRegistry()
+    /// The daemon's own uid, which gets daemon-wide `daemon.stats` figures as root does (the owner
+    /// of a user daemon); `nil` for none but root.
+    public var daemonUID: UInt32?
+    /// The most pending waits per connection and per user (docs/fairness.md).
+    public var waitLimits = WaitLimits()
+    /// Each pending `timer.wait`: its request id, uid and connection.
+    var pendingWaits: [WaiterID: PendingWait] = [:]
+    /// Pending waits per connection (absent when 0).
+    var waitsPerConnection: [UInt64: Int] = [:]
+    /// Pending waits per uid (absent when 0).
+    var waitsPerUser: [UInt32: Int] = [:]
     /// Recently formatted timestamps, reused within the same millisecond (see ``TimestampCache``).
     var timestamps = TimestampCache()
 
@@ -128,6 +137,8 @@ public struct TimerService: Sendable {
             case .reload:
                 outcome.reply = nil
                 outcome.reloadRequest = ReloadRequest(id: id)
+            case .listing(let listing):
+                outcome.listing = listing
             }
         } catch {
             outcome.reply = id == nil ? nil : Self.errorLine(id: id ?? .null, error)
@@ -154,7 +165,7 @@ public struct TimerService: Sendable {
     /// - Parameter waiter: the token of its pending `timer.wait`.
     /// - Complexity: O(1).
     public mutating func cancelWait(_ waiter: WaiterID) {
-        pendingWaits[waiter] = nil
+        _ = removeWait(waiter)
         subscriptions.unsubscribe(waiter)
     }
 
@@ -166,10 +177,8 @@ public struct TimerService: Sendable {
         var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
         for event in engine.takeEvents() {
             for delivery in subscriptions.deliveries(for: event) {
-                guard let id = pendingWaits.removeValue(forKey: delivery.subscriber),
-                    let line = try? json(event.timer)
-                else { continue }
-                wakeups.append((delivery.subscriber, Self.resultLine(id: id, resultJSON: line)))
+                guard let wait = removeWait(delivery.subscriber), let line = try? json(event.timer) else { continue }
+                wakeups.append((delivery.subscriber, Self.resultLine(id: wait.id, resultJSON: line)))
             }
         }
         return wakeups
@@ -189,6 +198,7 @@ public struct TimerService: Sendable {
         case stopped([UInt8], TimerEnding)
         case waiting
         case reload
+        case listing(TimerListing)
     }
 
     private mutating func run(
@@ -236,6 +246,8 @@ public struct TimerService: Sendable {
             case .some(.bool(let value)): all = value
             case .some(let other): throw Self.typeError("all", "a boolean", other, method)
             }
+            let ids = engine.listIDs(includeEnded: all, requester: context.requester)
+            if let id, ids.count > Self.streamingThreshold { return .listing(TimerListing(id: id, ids: ids)) }
             return .result(try json(engine.list(includeEnded: all, requester: context.requester)), changed: false)
         case .timerWait:
             let reference = try Self.timerReference(params, method)
@@ -243,9 +255,8 @@ public struct TimerService: Sendable {
             if !timer.state.isLive { return .result(try json(timer), changed: false) }
             // A wait is a one-timer subscription to its ending; a notification (no id) gets no reply.
             if let id {
-                pendingWaits[context.waiter] = id
-                subscriptions.subscribe(
-                    context.waiter, to: .timer(timer.id), kinds: TimerEvent.Name.endings, lifetime: .untilFirstEvent)
+                try checkWaitLimits(for: context)
+                addWait(id, timer: timer.id, context: context)
             }
             return .waiting
         case .daemonPing:
@@ -263,9 +274,17 @@ public struct TimerService: Sendable {
             let lateness = engine.lateness.summary.map {
                 LatenessSummary(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max)
             }
-            let result = StatsResult(
-                liveTimers: engine.liveCount, runningTimers: engine.runningCount,
-                firedTimers: engine.lateness.totalCount, latenessMicroseconds: lateness)
+            // Root and the daemon's own uid see the daemon's figures; anyone else only their own
+            // (docs/fairness.md).
+            let result =
+                context.seesAll || context.uid == daemonUID
+                ? StatsResult(
+                    liveTimers: engine.liveCount, runningTimers: engine.runningCount,
+                    firedTimers: engine.lateness.totalCount, latenessMicroseconds: lateness)
+                : StatsResult(
+                    liveTimers: engine.liveCount(owner: context.uid),
+                    runningTimers: engine.runningCount(owner: context.uid),
+                    firedTimers: engine.firedCount(owner: context.uid), latenessMicroseconds: nil)
             var writer = JSONBytesWriter(capacity: 160)
             try result.write(to: &writer)
             return .result(writer.bytes, changed: false)

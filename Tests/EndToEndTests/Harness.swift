@@ -184,8 +184,9 @@ final class RawClient {
     func readLine(timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        var scanned = 0  // no newline before this: a line of many MiB is scanned once
         while true {
-            if let newline = buffer.firstIndex(of: 10) {
+            if let newline = buffer[scanned...].firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeFirst(newline + 1)
                 return line
@@ -196,6 +197,7 @@ final class RawClient {
             if poll(&entry, 1, Int32(left * 1_000) + 1) <= 0 { continue }
             let count = read(fd, &chunk, chunk.count)
             if count <= 0 { return nil }
+            scanned = buffer.count
             buffer += chunk[0..<count]
         }
     }

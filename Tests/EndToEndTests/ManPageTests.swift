@@ -141,8 +141,9 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
-                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--log-level",
-                "--save", "-h", "--help", "--version",
+                "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
+                "--history-limit", "--history-max-age", "--log-level", "--save", "-h",
+                "--help", "--version",
             ])
     }
 

@@ -250,3 +250,47 @@ struct ClientConnectionTests {
         #expect(last.next == .close)
     }
 }
+
+@Suite("Client connections while a listing is streamed")
+struct ClientConnectionStreamingTests {
+    /// Replies queued while a listing is written (a wait's answer) follow it; held lines come back
+    /// in order; a half-closed connection is not closed between two parts, and closes after the
+    /// held lines are answered.
+    @Test("Deferred replies follow the listing; a half-close waits for its end")
+    func deferredReplies() {
+        var connection = ClientConnection(uid: 1_000)
+        connection.listing = TimerListing(id: .number(1), ids: [1, 2])
+        connection.hold([.line(Array("next".utf8))])
+        #expect(connection.heldBytes == 5)  // "next" and its newline count towards the 16 MiB
+        connection.output.enqueue(bytes: Array("[part 1".utf8))
+        connection.queue(Array("wait answer".utf8))
+        let closesNow = connection.closeReading(isFlushPending: false)
+        #expect(!closesNow)
+        connection.output.consume(connection.output.count)
+        let afterFirstPart = connection.finishWrites()
+        #expect(afterFirstPart == .keep(interestChanged: false))  // empty, but streaming
+        connection.output.enqueue(bytes: Array(" part 2]\n".utf8))
+        let held = connection.finishListing()
+        #expect(held == [.line(Array("next".utf8))])
+        connection.settleAfterHeldLines()  // "next" is answered here in the daemon; no wait pending
+        #expect(String(decoding: connection.output.nextBytes(), as: UTF8.self) == " part 2]\nwait answer\n")
+        connection.output.consume(connection.output.count)
+        let afterAll = connection.finishWrites()
+        #expect(afterAll == .close)
+    }
+}
+
+extension ClientConnectionStreamingTests {
+    /// Held requests count towards the 16 MiB a client may owe: a client that pipelines requests
+    /// behind a listing it does not read is closed as one that does not read its replies.
+    @Test("Held requests count towards the 16 MiB limit")
+    func heldRequestsCount() {
+        var connection = ClientConnection(uid: 1_000)
+        connection.listing = TimerListing(id: .number(1), ids: [1])
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 65_535)  // 64 KiB with its newline
+        connection.hold(Array(repeating: LineFramer.Frame.line(line), count: 256))  // exactly 16 MiB
+        #expect(!connection.isOverLimit)
+        connection.hold([.line([])])  // one byte more
+        #expect(connection.isOverLimit)
+    }
+}

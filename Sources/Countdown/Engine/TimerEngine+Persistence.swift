@@ -27,7 +27,8 @@ extension TimerEngine {
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
         liveNames = [:]
-        endedOrder = []
+        endedByOwner = [:]
+        liveByOwner = [:]
         queue = DeadlineQueue()
         liveTotal = 0
         nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
@@ -48,9 +49,10 @@ extension TimerEngine {
             timers[record.id] = record
             if record.state.isLive {
                 liveTotal += 1
+                liveByOwner[record.owner, default: 0] += 1
                 if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
             } else {
-                endedOrder.append(record.id)
+                endedByOwner[record.owner, default: []].append(record.id)
             }
             if let deadline = record.deadline {
                 if deadline <= now {
@@ -63,8 +65,10 @@ extension TimerEngine {
                 }
             }
         }
-        endedOrder.sort {
-            (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
+        for owner in endedByOwner.keys {
+            endedByOwner[owner]?.sort {
+                (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
+            }
         }
         trimHistory()
         return missed

@@ -31,7 +31,8 @@ public struct TimerEngine: Sendable {
 
     /// The clock every operation reads.
     public let clock: any CountdownClock
-    /// How many ended timers are kept for `status --all` (oldest dropped first); ≥ 0.
+    /// How many ended timers are kept for `status --all` **per owner** (each uid's oldest dropped
+    /// first); ≥ 0. Per owner so that one user's ended timers never evict another's (docs/fairness.md).
     public var historyLimit: Int
     /// How long ended timers are kept, in seconds after their wall-clock `endedAt`, or `nil` for no
     /// age limit. Older ones are dropped when a timer ends, on ``restore(_:sameBoot:)`` and on every
@@ -41,7 +42,12 @@ public struct TimerEngine: Sendable {
 
     var timers = RecordTable()
     var liveNames: [NameKey: UInt64] = [:]
-    var endedOrder: [UInt64] = []
+    /// Each owner's ended timers, oldest end first (the history is kept per owner).
+    var endedByOwner: [UInt32: [UInt64]] = [:]
+    /// Each owner's number of live timers (absent when 0), kept by every transition.
+    var liveByOwner: [UInt32: Int] = [:]
+    /// Each owner's number of timers finished by ``fireDueTimers()`` since start-up.
+    var firedByOwner: [UInt32: Int] = [:]
     var queue = DeadlineQueue()
     var nextID: UInt64 = 1
     var liveTotal = 0
@@ -166,7 +172,7 @@ public struct TimerEngine: Sendable {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
             if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
         }
-        if let quota, timers.values.lazy.filter({ $0.owner == owner && $0.state.isLive }).count >= quota {
+        if let quota, liveByOwner[owner, default: 0] >= quota {
             throw .quotaExceeded(limit: quota)
         }
         let now = clock.now()
@@ -180,6 +186,7 @@ public struct TimerEngine: Sendable {
             endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline)
         timers[id] = record
         liveTotal += 1
+        liveByOwner[owner, default: 0] += 1
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
             queue.schedule(id, at: wake)
@@ -328,6 +335,7 @@ public struct TimerEngine: Sendable {
             if deadline <= now {
                 let lateness = now.nanoseconds(since: deadline)
                 self.lateness.record(nanoseconds: lateness)
+                firedByOwner[record.owner, default: 0] += 1
                 endings.append(
                     end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9)))
             } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
@@ -381,7 +389,7 @@ public struct TimerEngine: Sendable {
         _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil
     ) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
-        if record.state.isLive { liveTotal -= 1 }
+        if record.state.isLive { countLiveEnd(of: record.owner) }
         record.accumulatedNanoseconds =
             state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
         record.state = state
@@ -393,31 +401,11 @@ public struct TimerEngine: Sendable {
         if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {
             liveNames[NameKey(owner: record.owner, name: name)] = nil
         }
-        endedOrder.append(id)
+        endedByOwner[record.owner, default: []].append(id)
         let snapshot = record.snapshot(at: now, wallNow: wall)
         report(kind ?? (state == .finished ? .finished : .stopped), owner: record.owner, date: wall, snapshot)
         trimHistory()
         return TimerEnding(timer: snapshot)
-    }
-
-    mutating func trimHistory() {
-        trimHistoryByAge()
-        guard endedOrder.count > historyLimit else { return }
-        let excess = endedOrder.count - historyLimit
-        for id in endedOrder.prefix(excess) { timers[id] = nil }
-        endedOrder.removeFirst(excess)
-    }
-
-    /// Drops ended timers whose `endedAt` is more than ``historyMaximumAge`` before the wall clock,
-    /// from the oldest end of the history; O(1) when none is due.
-    private mutating func trimHistoryByAge() {
-        guard let maximumAge = historyMaximumAge else { return }
-        let cutoff = clock.wallNow().addingTimeInterval(-maximumAge)
-        var count = 0
-        while count < endedOrder.count, (timers[endedOrder[count]]?.endedAt ?? .distantPast) < cutoff { count += 1 }
-        guard count > 0 else { return }
-        for id in endedOrder.prefix(count) { timers[id] = nil }
-        endedOrder.removeFirst(count)
     }
 
     private func missingSnapshot(_ id: UInt64, at wall: Date) -> TimerSnapshot {

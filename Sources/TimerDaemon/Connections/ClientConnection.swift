@@ -36,6 +36,50 @@ struct ClientConnection {
     private(set) var isReadClosed = false
     /// Whether epoll watches for writability (replies are queued that the socket did not take).
     private(set) var wantsWrite = false
+    /// A long `timer.list` reply being written a part at a time; while it is, lines read are held
+    /// (``hold(_:)``) rather than answered, and other replies (a wait's answer) wait in
+    /// ``deferredReplies``.
+    var listing: TimerListing?
+    /// Lines read while the listing is written, not yet answered, in order.
+    private(set) var heldFrames: [LineFramer.Frame] = []
+    /// The bytes of ``heldFrames``.
+    private(set) var heldBytes = 0
+    /// Replies queued while a listing is being written, sent after it.
+    private(set) var deferredReplies: [[UInt8]] = []
+    /// The bytes of ``deferredReplies``.
+    private(set) var deferredBytes = 0
+
+    /// Whether the client owes more than 16 MiB (``OutputQueue/maximumQueuedBytes``): replies
+    /// queued or deferred that it has not read, and requests held behind a streamed listing. A
+    /// client that pipelines requests without reading is closed at this point, streamed or not.
+    var isOverLimit: Bool { output.count + heldBytes + deferredBytes > OutputQueue.maximumQueuedBytes }
+
+    /// Holds frames read while a listing is written, to answer after it.
+    ///
+    /// - Parameter frames: the frames, in order.
+    mutating func hold(_ frames: some Sequence<LineFramer.Frame>) {
+        for frame in frames {
+            if case .line(let line) = frame { heldBytes += line.count + 1 }
+            heldFrames.append(frame)
+        }
+    }
+    /// Whether a listing is being written.
+    var isStreaming: Bool { listing != nil }
+
+    /// When the connection last read or wrote a byte (boot-time nanoseconds), for the idle timeout.
+    var lastActivity: Int64 = 0
+
+    /// When this connection becomes idle past `timeout` (boot-time nanoseconds), or `nil` while it
+    /// is busy: a pending wait, a queued reply, an incomplete line or a half-close keeps it open.
+    ///
+    /// - Parameter timeout: the idle timeout in nanoseconds.
+    /// - Returns: the instant to close it at.
+    func idleDeadline(timeout: Int64) -> Int64? {
+        guard waiters.isEmpty, output.isEmpty, framer.partialSince == nil, !isReadClosed, !isStreaming else {
+            return nil
+        }
+        return lastActivity + timeout
+    }
 
     /// A new connection from a peer with `uid`.
     ///
@@ -62,7 +106,31 @@ struct ClientConnection {
     ///
     /// - Parameter line: the reply, without its newline.
     mutating func queue(_ line: [UInt8]) {
-        output.enqueue(line: line)
+        if isStreaming {
+            deferredReplies.append(line)
+            deferredBytes += line.count + 1
+        } else {
+            output.enqueue(line: line)
+        }
+    }
+
+    /// Ends the listing once its last part is queued: the replies deferred meanwhile follow it.
+    ///
+    /// - Returns: the lines held back while it was written, to answer now.
+    mutating func finishListing() -> [LineFramer.Frame] {
+        listing = nil
+        for line in deferredReplies { output.enqueue(line: line) }
+        deferredReplies = []
+        deferredBytes = 0
+        heldBytes = 0
+        defer { heldFrames = [] }
+        return heldFrames
+    }
+
+    /// After the held lines are answered: a half-closed connection with no pending wait closes
+    /// once everything is written.
+    mutating func settleAfterHeldLines() {
+        if isReadClosed && waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
     }
 
     /// Queues the error the daemon sends for a line over 64 KiB (JSON-RPC `-32600`, id `null`,
@@ -87,8 +155,8 @@ struct ClientConnection {
     ///   Otherwise the connection stays; with no pending wait it closes after its last write.
     mutating func closeReading(isFlushPending: Bool) -> Bool {
         isReadClosed = true
-        if waiters.isEmpty && output.isEmpty && !isFlushPending { return true }
-        if waiters.isEmpty { output.closeAfterFlush() }
+        if waiters.isEmpty && output.isEmpty && !isFlushPending && !isStreaming && heldFrames.isEmpty { return true }
+        if waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
         return false
     }
 
@@ -112,7 +180,7 @@ struct ClientConnection {
     ///   - timeout: the request time-out in nanoseconds.
     /// - Returns: whether to call ``expirePartialLine(reply:)``.
     func isPartialLineExpired(now: Int64, timeout: Int64) -> Bool {
-        guard let since = framer.partialSince, !output.isClosingAfterFlush else { return false }
+        guard let since = framer.partialSince, !output.isClosingAfterFlush, !isStreaming else { return false }
         return now - since >= timeout
     }
 
@@ -130,7 +198,7 @@ struct ClientConnection {
     /// - Returns: ``AfterWrites/close`` when done, ``AfterWrites/dropUnread`` past 16 MiB,
     ///   else ``AfterWrites/keep(interestChanged:)``.
     mutating func finishWrites() -> AfterWrites {
-        if output.isFinished { return .close }
+        if output.isFinished && !isStreaming && heldFrames.isEmpty { return .close }
         if output.isOverLimit { return .dropUnread }
         let wantsWrite = !output.isEmpty
         guard wantsWrite != self.wantsWrite else { return .keep(interestChanged: false) }

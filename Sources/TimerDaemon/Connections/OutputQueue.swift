@@ -42,6 +42,15 @@ struct OutputQueue {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Queues `part` as it is: a piece of a streamed reply (``TimerService/TimerListing``), whose
+    /// last piece ends with the newline.
+    ///
+    /// - Parameter part: the bytes.
+    /// - Complexity: O(n) in the part's length (amortised).
+    mutating func enqueue(bytes part: [UInt8]) {
+        bytes += part
+    }
+
     /// The next unsent bytes, at most `maximum`; they stay queued until ``consume(_:)``.
     ///
     /// - Parameter maximum: the most bytes wanted (a write's size).
