@@ -21,6 +21,9 @@ public struct ServiceOutcome: Sendable {
     /// ``TimerService/reloadReply(id:_:)`` (``reply`` is then `nil`), so the answer comes only
     /// after the reload completed.
     public var reloadRequest: ReloadRequest?
+    /// The request's `id`, when it had a valid one: the daemon answers with an error under this id
+    /// when the change cannot be saved (docs/durability.md, "Disk full").
+    public var requestID: RPCID?
 }
 
 /// A `daemon.reload` the daemon has to carry out and then answer.

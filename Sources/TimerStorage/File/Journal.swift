@@ -96,8 +96,10 @@ final class Journal {
     /// Appends `entries` with one `write` and, when `sync` is true, one `fsync`: then, when this
     /// returns, they and every earlier unsynced batch are durable (an `fsync` covers the whole file).
     ///
-    /// On failure the file may end in a torn batch; the caller must not append again but start a
-    /// new journal (``FileStore`` compacts), and the next recovery cuts the torn tail off.
+    /// On failure the file is cut back to its size before this batch (`ftruncate` frees space, so it
+    /// works on a full disk), so that a refused batch can never be read back; should that fail
+    /// too, the next recovery cuts what it finds of the batch. The caller must not append again
+    /// but start a new journal (``FileStore`` compacts).
     ///
     /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
     ///   data's state is unknown).
@@ -108,8 +110,13 @@ final class Journal {
             let (kind, payload) = RecordPayload.encode(entry)
             bytes += RecordFormat.record(kind, payload: payload)
         }
-        try FileIO.writeAll(fd, bytes, path: path)
-        if sync { try FileIO.sync(fd, path: path) }
+        do {
+            try FileIO.writeAll(fd, bytes, path: path)
+            if sync { try FileIO.sync(fd, path: path) }
+        } catch {
+            if ftruncate(fd, off_t(size)) == 0 { _ = fsync(fd) }
+            throw error
+        }
         size += bytes.count
         recordCount += entries.count
     }
