@@ -26,9 +26,12 @@ extension Daemon {
 
     /// Queues `reply` now, or holds it until this turn's commit when it acknowledges a change or
     /// follows a held reply on the same connection.
+    ///
+    /// - Complexity: O(1); no hash lookup for a read-only reply while nothing is held.
     func hold(_ reply: [UInt8], to connection: Connection, id: RPCID?, isChange: Bool) {
-        if isChange || heldReplies.contains(where: { $0.token == connection.token }) {
+        if isChange || (!heldTokens.isEmpty && heldTokens.contains(connection.token)) {
             heldReplies.append(HeldReply(token: connection.token, id: id, reply: reply, isChange: isChange))
+            heldTokens.insert(connection.token)
         } else {
             queue(reply, to: connection)
         }
@@ -37,7 +40,8 @@ extension Daemon {
     /// Queues the held replies, in order, after the commit (or its refusal) decided their fate.
     func releaseHeldReplies() {
         let held = heldReplies
-        heldReplies.removeAll()
+        heldReplies.removeAll(keepingCapacity: true)
+        heldTokens.removeAll(keepingCapacity: true)
         for item in held {
             if let connection = connections[item.token] { queue(item.reply, to: connection) }
         }
@@ -76,6 +80,7 @@ extension Daemon {
                 if let connection = connections[item.token] { close(connection) }
             }
             heldReplies.removeAll()
+            heldTokens.removeAll()
             return
         }
         let message = "the change was not saved and was undone: \(error)"

@@ -137,8 +137,8 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
-                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--save", "-h",
-                "--help", "--version",
+                "--max-timers-per-user", "--socket-mode", "--history-limit", "--history-max-age", "--save",
+                "--accept-state-loss", "-h", "--help", "--version",
             ])
     }
 
