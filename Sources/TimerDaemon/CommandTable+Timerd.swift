@@ -96,6 +96,12 @@ extension CommandTable {
                     change: save every change before acknowledging it (default);
                     exit: only at a clean stop (benchmarks; a crash loses timers)
                     """),
+            OptionSpec(
+                ["--accept-state-loss"],
+                help: """
+                    start even when the snapshot or the journal is missing or
+                    damaged beyond repair, going on with what is left (else exit 65)
+                    """),
             OptionSpec(["-h", "--help"], help: "show this help"),
             OptionSpec(["--version"], help: "show the version"),
         ],

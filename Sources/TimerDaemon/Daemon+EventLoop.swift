@@ -56,7 +56,7 @@ extension Daemon {
         if outcome.changedState { stateIsDirty = true }
         if outcome.requiresDurability { syncIsNeeded = true }
         if let reply = outcome.reply {
-            queue(reply, to: connection)
+            hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
         } else if let listing = outcome.listing {
             connection.state.listing = listing
         } else if service.isWaiting(waiter) {
@@ -148,26 +148,27 @@ extension Daemon {
 
     /// Commits this turn's changes to the store (one fsync for every request of the turn; none
     /// when timers only finished on their own: ``CommitDurability/mayBatch``), then sends replies;
-    /// lets the store compact afterwards when it is due. When the store refuses the commit, this
-    /// turn's replies are not sent (their connections are closed): nothing is acknowledged that is
-    /// not durable, and the store recovers on the next commit (the file store writes a snapshot).
+    /// lets the store compact afterwards when it is due. When the store refuses the commit (a full
+    /// disk), the turn's changes are undone (``rollBack(after:)``) and each request that made one
+    /// is answered `-32603` with the reason; other replies go out as they are, and the connections
+    /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
     func commit() {
-        let isQuiet = pendingFlush.isEmpty && isFreeOfDeadlines()
-        if stateIsDirty {
+        let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
+        let now = Syscall.bootTimeNanoseconds()
+        if stateIsDirty, !heldReplies.isEmpty || now >= (commitRetry?.at ?? 0) {
             do {
                 try store.commit(
                     service.engine.takeChanges(), durability: syncIsNeeded ? .synchronous : .mayBatch,
                     snapshot: { service.engine.snapshot })
                 stateIsDirty = false
                 syncIsNeeded = false
+                if commitRetry != nil { log("saving state to \(store.location) works again") }
+                commitRetry = nil
             } catch {
-                log("error: could not save state to \(store.location): \(error); dropping this turn's replies")
-                for token in pendingFlush {
-                    if let connection = connections[token] { close(connection) }
-                }
-                pendingFlush.removeAll()
+                rollBack(after: error, now: now)
             }
         }
+        releaseHeldReplies()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {
@@ -176,7 +177,7 @@ extension Daemon {
         do {
             try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
         } catch {
-            log("error: could not compact the state in \(store.location): \(error); retrying after the next change")
+            log("error: could not compact the state in \(store.location): \(error); retrying with a back-off")
         }
     }
 
@@ -214,6 +215,7 @@ extension Daemon {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
         if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
+        if stateIsDirty, let retry = commitRetry { next = min(next ?? .max, retry.at) }
         let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)

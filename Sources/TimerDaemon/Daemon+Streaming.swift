@@ -28,7 +28,9 @@ extension Daemon {
         var part: [UInt8] = []
         for offset in 0..<tokens.count where budget > 0 {
             guard let connection = connections[tokens[(start + offset) % tokens.count]],
-                var listing = connection.state.listing, connection.state.output.count < Self.listingLowWater
+                var listing = connection.state.listing, connection.state.output.count < Self.listingLowWater,
+                // A reply held for this turn's commit goes first; the listing starts next turn.
+                heldTokens.isEmpty || !heldTokens.contains(connection.token)
             else { continue }
             part.removeAll(keepingCapacity: true)
             service.writeListing(&listing, into: &part, upTo: min(Self.listingPartBytes, budget))

@@ -54,6 +54,12 @@ public final class Daemon {
     var syncIsNeeded = false
     /// The connections with replies queued this turn, written after the turn's commit.
     var pendingFlush: Set<UInt64> = []
+    /// This turn's replies that wait for the commit (``HeldReply``), in order.
+    var heldReplies: [HeldReply] = []
+    /// The connections that have a held reply this turn, so later replies to them are held too.
+    var heldTokens: Set<UInt64> = []
+    /// After a refused commit: when to try again (boot-time ns) and the wait after a next failure.
+    var commitRetry: (at: Int64, backoff: Int64)?
     var readBuffer = [UInt8](repeating: 0, count: 65_536)
     var config: DaemonConfig
     let configPath: String?

@@ -2,6 +2,7 @@ import Countdown
 import Glibc
 import TimerModel
 import TimerProtocol
+import TimerStorage
 import TimerSystem
 
 /// timerd's entry point: parse, run, map the outcome to an exit status.
@@ -9,8 +10,10 @@ public enum DaemonCommand {
     /// Runs timerd with `arguments` (without the program name).
     ///
     /// - Returns: the exit status: 0 after a clean stop, 64 for a usage error (`EX_USAGE`),
-    ///   78 for a bad configuration file (`EX_CONFIG`), 1 when the daemon cannot start (socket in
-    ///   use, unusable directory, unreadable state, a bad passed socket).
+    ///   78 for a bad configuration file (`EX_CONFIG`), 65 when saved changes are missing (a deleted
+    ///   or mismatched snapshot or journal; `EX_DATAERR`; `--accept-state-loss` starts anyway),
+    ///   1 when the daemon cannot start (socket in use, unusable directory, unreadable state, a bad
+    ///   passed socket).
     public static func main(_ arguments: [String]) -> Int32 {
         let options: DaemonOptions
         do {
@@ -35,6 +38,9 @@ public enum DaemonCommand {
         } catch let error as DaemonConfig.ConfigError {
             printError("timerd: cannot start: \(error)")
             return 78
+        } catch StoreError.stateLost(let reason) {
+            printError("timerd: cannot start: \(reason)")
+            return 65
         } catch {
             printError("timerd: cannot start: \(error)")
             return 1

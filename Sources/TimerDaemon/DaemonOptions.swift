@@ -2,6 +2,7 @@ import CommandLineTable
 import Countdown
 import TimerModel
 import TimerProtocol
+import TimerStorage
 import TimerSystem
 
 /// timerd's command line.
@@ -44,6 +45,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var journalMaximumRecords: Int = 10_000
     /// When the state is saved (default ``SavePolicy/everyChange``; `--save exit` is for benchmarks).
     public var savePolicy: SavePolicy = .everyChange
+    /// Whether to start when saved changes are missing (`StateLossPolicy/accept`,
+    /// `--accept-state-loss`) or to refuse with exit 65 (`StateLossPolicy/refuse`, the default).
+    public var stateLossPolicy: StateLossPolicy = .refuse
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -172,6 +176,7 @@ public struct DaemonOptions: Sendable, Equatable {
                 throw UsageError(message: "--save must be change or exit, got \"\(text)\"")
             }
             savePolicy = policy
+        case "--accept-state-loss": stateLossPolicy = .accept
         case "--help": showHelp = true
         case "--version": showVersion = true
         default:

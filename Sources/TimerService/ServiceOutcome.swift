@@ -25,6 +25,9 @@ public struct ServiceOutcome: Sendable {
     /// is then `nil`): the daemon writes it a part at a time with
     /// ``TimerService/writeListing(_:into:upTo:)``.
     public var listing: TimerListing?
+    /// The request's `id`, when it had a valid one: the daemon answers with an error under this id
+    /// when the change cannot be saved (docs/durability.md, "Disk full").
+    public var requestID: RPCID?
 }
 
 /// A `daemon.reload` the daemon has to carry out and then answer.

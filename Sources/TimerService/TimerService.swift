@@ -97,6 +97,7 @@ public struct TimerService: Sendable {
             )
             return outcome
         }
+        outcome.requestID = id
         guard case .string("2.0") = object["jsonrpc"] else {
             outcome.reply = Self.errorLine(
                 id: id ?? .null, RPCError(.invalidRequest, "\"jsonrpc\" must be \"2.0\""))

@@ -6,7 +6,7 @@ import TimerProtocol
 ///
 /// A pending wait costs about 200 bytes (its subscription, its request id and the counters here);
 /// the defaults bound one user to about 0.8 MiB of waits. A wait past a limit is refused with
-/// `-32004` (``RPCErrorCode/quotaExceeded``), naming the limit; nothing else about the connection
+/// `-32004` (`RPCErrorCode/quotaExceeded`), naming the limit; nothing else about the connection
 /// changes.
 public struct WaitLimits: Sendable, Hashable {
     /// The most pending waits one connection may have (default 1,024).
@@ -40,7 +40,7 @@ extension TimerService {
     /// Throws the `-32004` refusal when one more wait by `context` would pass a limit.
     ///
     /// - Parameter context: who asks to wait.
-    /// - Throws: ``RPCError`` with ``RPCErrorCode/quotaExceeded``.
+    /// - Throws: ``RPCError`` with `RPCErrorCode/quotaExceeded`.
     func checkWaitLimits(for context: RequestContext) throws(RPCError) {
         if waitsPerConnection[context.connection, default: 0] >= waitLimits.perConnection {
             throw RPCError(

@@ -10,8 +10,8 @@ public struct StoreLoad: Sendable, Equatable {
     /// Whether nothing was saved at all (a first start).
     public var isEmpty: Bool
     /// One line per thing recovery repaired, ignored or moved aside, in order, for the log
-    /// (`warning: …/journal: incomplete last record …`; `WARNING:` starts the lines that lost or
-    /// moved data). Empty after a clean stop.
+    /// (`WARNING: …/journal: incomplete last record …`: every line that cut, skipped, copied or
+    /// moved data starts with `WARNING:`). Empty after a clean stop.
     public var notes: [String]
 
     /// Creates a load result.

@@ -81,6 +81,18 @@ public protocol TimerStore: AnyObject {
     func commit(_ changes: EngineChanges, durability: CommitDurability, snapshot: () -> EngineSnapshot)
         throws(StoreError)
 
+    /// The state as the store last made it durable: what a crash now would restart from.
+    ///
+    /// After ``commit(_:durability:snapshot:)`` threw, the caller rebuilds its engine from this
+    /// (`TimerEngine.restore(_:sameBoot:)`) and answers the turn's changing requests with an
+    /// error, so a change that could not be made durable is neither acknowledged nor kept in
+    /// memory, and can never be written later by a compaction (docs/durability.md, "Disk full").
+    ///
+    /// - Returns: every timer durable now, and the next id (never lower than an id handed out).
+    /// - Throws: ``StoreError/unavailable(_:)`` when the durable state cannot be read.
+    /// - Complexity: O(n + k log k) for n timers and k journal records.
+    func durableState() throws(StoreError) -> EngineSnapshot
+
     /// Compacts when the store's own bookkeeping says it is due (the file store: the journal past
     /// its limits), and when `isQuiet` or the need is pressing.
     ///

@@ -142,7 +142,8 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
                 "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
-                "--history-limit", "--history-max-age", "--log-level", "--save", "-h",
+                "--history-limit", "--history-max-age", "--log-level", "--save", "--accept-state-loss",
+                "-h",
                 "--help", "--version",
             ])
     }

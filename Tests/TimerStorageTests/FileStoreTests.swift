@@ -67,7 +67,8 @@ struct FileStoreTests {
     @Test("State files of format version 1 (JSON, never released) are moved aside, not read")
     func versionOneIsNotRead() throws {
         let directory = try StateDirectory()
-        let store = FileStore(directory: directory.path, bootID: "boot-a")
+        // Only a journal, and it is unusable: refused unless the loss is accepted (issue 10 item 9).
+        let store = FileStore(directory: directory.path, bootID: "boot-a", lossPolicy: .accept)
         var journal = RecordFormat.header(magic: RecordFormat.journalMagic, version: 1)
         journal += RecordFormat.record(.begin, payload: Array(#"{"generation":3,"bootID":"boot-a"}"#.utf8))
         try Data(journal).write(to: URL(fileURLWithPath: store.journalPath))
@@ -78,7 +79,8 @@ struct FileStoreTests {
         let aside = store.journalPath + ".damaged-20261129T151733Z"
         #expect(
             lines == [
-                "WARNING: \(store.journalPath): not a timerd journal (format version 1; this timerd reads version 2); moved it to \(aside) and ignored it"
+                "WARNING: \(store.journalPath): not a timerd journal (format version 1; this timerd reads versions 2 and 3); moved it to \(aside) and ignored it",
+                "WARNING: \(directory.path): there is no snapshot and the journal is unusable; going on with what is left (--accept-state-loss)",
             ])
     }
 }

@@ -64,9 +64,10 @@ struct JournalRecoveryTests {
         try directory.write(Array(bytes.dropLast(5)), to: directory.journal)
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
+        // Issue 10 item 6: a WARNING, and a copy of what was cut.
         #expect(
             lines == [
-                "warning: \(directory.journal): incomplete last record at byte offset \(offsets[2]); truncated the file to \(offsets[2]) bytes, keeping 2 records"
+                "WARNING: \(directory.journal): incomplete last record at byte offset \(offsets[2]) (a write torn by a crash); truncated the file to \(offsets[2]) bytes, keeping 2 records; the damaged file is kept as \(directory.journal).damaged-20261129T151733Z"
             ])
         #expect(try directory.bytes(directory.journal).count == offsets[2])
     }
@@ -79,7 +80,9 @@ struct JournalRecoveryTests {
         try directory.write(Array(bytes.prefix(offsets[2] + 4)), to: directory.journal)
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries.count == 2)
-        #expect(lines.first?.contains("incomplete last record at byte offset \(offsets[2]);") == true)
+        #expect(
+            lines.first?.contains("incomplete last record at byte offset \(offsets[2]) (a write torn by a crash);")
+                == true)
     }
 
     @Test("A flipped byte in the last record is cut off with a warning naming the file and offset")
@@ -91,9 +94,10 @@ struct JournalRecoveryTests {
         try directory.write(bytes, to: directory.journal)
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
+        // Issue 10 item 6: a complete record that fails its checksum is told apart from a torn one.
         #expect(
             lines == [
-                "warning: \(directory.journal): bad checksum in the last record at byte offset \(offsets[2]); truncated the file to \(offsets[2]) bytes, keeping 2 records"
+                "WARNING: \(directory.journal): complete last record at byte offset \(offsets[2]) fails its checksum (damaged after it was written; an acknowledged change may be lost); truncated the file to \(offsets[2]) bytes, keeping 2 records; the damaged file is kept as \(directory.journal).damaged-20261129T151733Z"
             ])
         #expect(try directory.bytes(directory.journal).count == offsets[2])
         // A second recovery finds a clean file.
@@ -102,7 +106,7 @@ struct JournalRecoveryTests {
         #expect(quiet.isEmpty)
     }
 
-    @Test("Damage in the middle keeps the prefix and moves the file aside, loudly")
+    @Test("Damage in the middle skips the damaged record, replays the intact ones after it, and keeps a copy")
     func damageInTheMiddle() throws {
         let directory = try StateDirectory()
         let (records, offsets) = try journalWithThreeRecords(in: directory)
@@ -111,14 +115,16 @@ struct JournalRecoveryTests {
         try directory.write(bytes, to: directory.journal)
         let (recovered, lines) = try recover(directory)
         let aside = directory.journal + ".damaged-20261129T151733Z"
-        #expect(recovered?.entries == [.timer(records[0])])
-        #expect(recovered?.movedTo == aside)
+        // Issue 10 item 7: resynchronised at the third record (offsets[2]).
+        #expect(recovered?.entries == [.timer(records[0]), .timer(records[2])])
+        #expect(recovered?.firstEntryAfterDamage == 1)
+        #expect(recovered?.damagedCopy == aside)
         #expect(
             lines == [
-                "WARNING: \(directory.journal): damaged record at byte offset \(offsets[1]) followed by valid records; kept the 1 records before it and moved the file to \(aside)"
+                "WARNING: \(directory.journal): damaged bytes \(offsets[1])..<\(offsets[2]) (\(offsets[2] - offsets[1]) bytes) followed by intact records; skipped them after 1 records and replayed the intact records after them; the damaged file is kept as \(aside)"
             ])
-        #expect(!FileManager.default.fileExists(atPath: directory.journal))
-        #expect(try directory.bytes(aside) == bytes)  // moved, never changed or deleted
+        #expect(try directory.bytes(directory.journal) == bytes)  // left for start-up compaction to replace
+        #expect(try directory.bytes(aside) == bytes)  // copied, never changed or deleted
     }
 
     @Test("A journal with a damaged header is moved aside, and a second damaged one gets its own name")

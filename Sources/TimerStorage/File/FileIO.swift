@@ -84,6 +84,7 @@ enum FileIO {
             try syncDirectory(directory)
         } catch {
             Syscall.close(fd)
+            unlink(temporary)  // a partial file would only hold space (a full disk) until the next attempt
             throw error
         }
         if keepOpen { return fd }
@@ -91,15 +92,9 @@ enum FileIO {
         return nil
     }
 
-    /// Moves a damaged file aside, never deleting it: `path.damaged-<UTC timestamp>`
+    /// A free name for a damaged copy of `path`: `path.damaged-<UTC timestamp>`
     /// (`journal.damaged-20261129T154700Z`), with `-2`, `-3` … added if that name is taken.
-    ///
-    /// - Parameters:
-    ///   - path: the damaged file.
-    ///   - now: the time to name it after.
-    /// - Returns: the new path.
-    /// - Throws: ``SystemError`` from `rename`.
-    static func moveAside(_ path: String, now: Date) throws -> String {
+    static func damagedName(_ path: String, now: Date) -> String {
         var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -113,8 +108,39 @@ enum FileIO {
             aside = "\(path).damaged-\(stamp)-\(suffix)"
             suffix += 1
         }
+        return aside
+    }
+
+    /// Moves a damaged file aside, never deleting it, to ``damagedName(_:now:)``.
+    ///
+    /// - Parameters:
+    ///   - path: the damaged file.
+    ///   - now: the time to name it after.
+    /// - Returns: the new path.
+    /// - Throws: ``SystemError`` from `rename`.
+    static func moveAside(_ path: String, now: Date) throws -> String {
+        let aside = damagedName(path, now: now)
         try Syscall.retrying("rename \(path)", { rename(path, aside) })
         if let slash = path.lastIndex(of: "/") { try? syncDirectory(String(path[..<slash])) }
         return aside
+    }
+
+    /// Writes `bytes` (a damaged file's whole content, read before any repair) to
+    /// ``damagedName(_:now:)`` and makes it durable, so that nothing recovery cuts or skips is lost.
+    ///
+    /// - Parameters:
+    ///   - bytes: the content to keep.
+    ///   - path: the damaged file.
+    ///   - now: the time to name the copy after.
+    /// - Returns: the copy's path.
+    /// - Throws: ``SystemError`` from `open`, `write` or `fsync`; the damaged file is then unchanged.
+    static func copyAside(_ bytes: [UInt8], of path: String, now: Date) throws -> String {
+        let copy = damagedName(path, now: now)
+        let fd = try Syscall.retrying("open \(copy)", { open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) })
+        defer { Syscall.close(fd) }
+        try writeAll(fd, bytes, path: copy)
+        try sync(fd, path: copy)
+        if let slash = path.lastIndex(of: "/") { try syncDirectory(String(path[..<slash])) }
+        return copy
     }
 }

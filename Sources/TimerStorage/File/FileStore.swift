@@ -44,18 +44,38 @@ public final class FileStore: TimerStore {
     /// When commits are written.
     public let writePolicy: WritePolicy
 
-    private var journal: Journal?
-    private var generation: UInt64 = 0
-    private var needsCompaction = true
-    private var journaledNextID: UInt64 = 0
+    /// What ``load()`` does when the snapshot or the journal it expects is missing or damaged.
+    public let lossPolicy: StateLossPolicy
+    /// Ids reserved per journal: a new journal's begin record (and the snapshot it follows) says no
+    /// id at or above the engine's next id plus this many was handed out; the store starts a new
+    /// journal before the engine passes that mark. 65,536 is far more than the starts one journal
+    /// holds before it is compacted (10,000 records by default), so the mark rarely forces one.
+    public static let idReservation: UInt64 = 65_536
+
+    /// The journal being appended to; `nil` before ``open(restoring:snapshot:)`` and after a
+    /// compaction that wrote the snapshot but could not start the journal.
+    var journal: Journal?
+    /// The generation of the snapshot on disk and of the journal that continues it.
+    var generation: UInt64 = 0
+    /// Whether the journal cannot be appended to (none open, or a failed append left it torn):
+    /// the next commit writes a whole snapshot and a new journal.
+    var isJournalUnusable = true
+    /// The next id as the journal last recorded it.
+    var journaledNextID: UInt64 = 0
+    /// No id at or above this is handed out under the current journal (its begin record's mark).
+    var idHighWater: UInt64 = 0
     /// Why ``open(restoring:snapshot:)`` must compact (nil: it may reuse `reusableJournal`).
-    private var startupCompactionReason: String? = "nothing loaded"
+    var startupCompactionReason: String? = "nothing loaded"
     /// The journal ``load(now:log:)`` found intact, to go on appending to.
-    private var reusableJournal: Journal.Recovered?
+    var reusableJournal: Journal.Recovered?
     /// Whether the next ``commit(_:durability:snapshot:)`` is the first after a load.
-    private var isAwaitingOpen = false
+    var isAwaitingOpen = false
     /// Held from ``load()`` until ``close(_:)``.
-    private var lock: StateLock?
+    var lock: StateLock?
+    /// The boot-time clock in nanoseconds, for the back-off of failed compactions.
+    let bootNanoseconds: () -> Int64
+    /// After a failed compaction: when to try again (boot-time ns) and the wait after a next failure.
+    var compactionRetry: (at: Int64, backoff: Int64)?
 
     /// `directory/snapshot`.
     var snapshotPath: String { directory + "/snapshot" }
@@ -74,10 +94,16 @@ public final class FileStore: TimerStore {
     ///   - journalMaximumBytes: compact once the journal is this many bytes (default 4 MiB).
     ///   - journalMaximumRecords: compact once the journal holds this many records (default 10,000).
     ///   - writePolicy: when commits are written (default ``WritePolicy/everyCommit``).
+    ///   - lossPolicy: whether ``load()`` refuses a state whose snapshot or journal is missing
+    ///     (default ``StateLossPolicy/refuse``).
+    ///   - bootNanoseconds: the boot-time clock in nanoseconds (injected by tests).
     public init(
         directory: String, bootID: String? = BootID.current(), journalMaximumBytes: Int = 4 << 20,
-        journalMaximumRecords: Int = 10_000, writePolicy: WritePolicy = .everyCommit
+        journalMaximumRecords: Int = 10_000, writePolicy: WritePolicy = .everyCommit,
+        lossPolicy: StateLossPolicy = .refuse, bootNanoseconds: @escaping () -> Int64 = Syscall.bootTimeNanoseconds
     ) {
+        self.lossPolicy = lossPolicy
+        self.bootNanoseconds = bootNanoseconds
         self.directory = directory
         self.bootID = bootID
         self.journalMaximumBytes = journalMaximumBytes
@@ -108,79 +134,6 @@ public final class FileStore: TimerStore {
         return loaded
     }
 
-    /// Reads the snapshot and replays the journal over it, repairing what recovery repairs (see
-    /// ``Journal/recover(at:now:log:)``). A damaged snapshot is moved aside with a `WARNING:` line,
-    /// and the journal alone is replayed. The caller restores the engine and then calls
-    /// ``open(restoring:snapshot:)``.
-    ///
-    /// - Parameters:
-    ///   - now: the time damaged files are named after.
-    ///   - log: where recovery's lines go.
-    /// - Returns: the state found (``StoreLoad/notes`` empty: the lines went to `log`).
-    /// - Throws: ``SystemError`` when a file cannot be read, truncated or moved.
-    /// - Complexity: O(n + k log k) for n timers in the snapshot and k journal records.
-    func load(now: Date = Date(), log: (String) -> Void) throws -> StoreLoad {
-        var timers: [TimerRecord] = []
-        var nextID: UInt64 = 1
-        var stateBootID: String?
-        var snapshotGeneration: UInt64?
-        var found = false
-        var compactionReason: String?
-        reusableJournal = nil
-        if FileIO.exists(snapshotPath) {
-            do {
-                let (payload, version) = try SnapshotFile.read(snapshotPath)
-                timers = payload.engine.timers
-                nextID = payload.engine.nextID
-                stateBootID = payload.bootID
-                snapshotGeneration = payload.journalGeneration
-                generation = payload.journalGeneration
-                found = true
-                if version != RecordFormat.version { compactionReason = "snapshot in format version \(version)" }
-            } catch let problem as SnapshotFile.Problem {
-                let aside = try FileIO.moveAside(snapshotPath, now: now)
-                log(
-                    "WARNING: \(snapshotPath): unreadable snapshot (\(problem)); moved it to \(aside); using the journal alone"
-                )
-                compactionReason = "damaged snapshot"
-            }
-        } else {
-            compactionReason = "no snapshot"
-        }
-        let hasJournal = FileIO.exists(journalPath)
-        if hasJournal, let recovered = try Journal.recover(at: journalPath, now: now, log: log) {
-            if let snapshotGeneration, recovered.begin.generation < snapshotGeneration {
-                log(
-                    "ignored \(journalPath): generation \(recovered.begin.generation) is already in the snapshot (generation \(snapshotGeneration))"
-                )
-                compactionReason = compactionReason ?? "stale journal"
-            } else {
-                timers = Self.replay(recovered.entries, over: timers, nextID: &nextID)
-                stateBootID = recovered.begin.bootID
-                generation = max(generation, recovered.begin.generation)
-                found = true
-                if !recovered.isIntact {
-                    compactionReason = compactionReason ?? "repaired journal"
-                } else if recovered.version != RecordFormat.version {
-                    compactionReason = compactionReason ?? "journal in format version \(recovered.version)"
-                } else if recovered.begin.generation != snapshotGeneration {
-                    compactionReason = compactionReason ?? "journal of another generation"
-                } else {
-                    reusableJournal = recovered
-                }
-            }
-        } else if hasJournal {
-            compactionReason = compactionReason ?? "unusable journal"
-        }
-        let isSameBoot = stateBootID != nil && stateBootID == bootID
-        if !isSameBoot { compactionReason = compactionReason ?? "another boot" }
-        startupCompactionReason = compactionReason
-        journaledNextID = nextID
-        isAwaitingOpen = true
-        return StoreLoad(
-            snapshot: EngineSnapshot(nextID: nextID, timers: timers), isSameBoot: isSameBoot, isEmpty: !found)
-    }
-
     /// Starts writing after ``load(now:log:)`` and the engine's restore: journals what the restore
     /// changed (timers finished as missed …) with one `fsync` and goes on appending to the journal
     /// found, unless start-up must compact: when recovery repaired or ignored something, a file is
@@ -193,15 +146,11 @@ public final class FileStore: TimerStore {
     /// - Throws: ``SystemError``.
     @discardableResult
     func open(restoring changes: EngineChanges, snapshot: () -> EngineSnapshot) throws -> Bool {
-        if startupCompactionReason == nil {
+        if startupCompactionReason == nil, let reusableJournal, let mark = reusableJournal.begin.idHighWater {
             do {
-                if let reusableJournal {
-                    journal = try Journal.reopen(at: journalPath, reusableJournal)
-                } else {
-                    journal = try Journal.create(
-                        at: journalPath, in: directory, begin: JournalBegin(generation: generation, bootID: bootID))
-                }
-                needsCompaction = false
+                journal = try Journal.reopen(at: journalPath, reusableJournal)
+                idHighWater = mark
+                isJournalUnusable = false
             } catch {
                 journal = nil
             }
@@ -209,7 +158,7 @@ public final class FileStore: TimerStore {
         reusableJournal = nil
         startupCompactionReason = nil
         isAwaitingOpen = false
-        guard !needsCompaction else {
+        guard !isJournalUnusable else {
             try compact(snapshot())
             return true
         }
@@ -226,15 +175,16 @@ public final class FileStore: TimerStore {
     ///
     /// After an earlier failure, or before ``open(restoring:snapshot:)``, it writes a whole snapshot
     /// instead (from `snapshot`, evaluated only then): a journal whose `fsync` failed is not trusted.
+    /// It does the same when `changes.nextID` passes the journal's id high-water mark, so that a
+    /// new begin record reserves the next block before any id above the old mark is acknowledged.
     ///
     /// - Parameters:
     ///   - changes: what changed (`TimerEngine.takeChanges()`).
     ///   - sync: whether to `fsync` (default true).
     ///   - snapshot: the whole state now.
-    /// - Throws: ``SystemError`` or an encoding error: the changes may not be durable; the next
-    ///   commit compacts.
+    /// - Throws: ``SystemError``: the changes may not be durable; the next commit compacts.
     func commit(_ changes: EngineChanges, sync: Bool = true, snapshot: () -> EngineSnapshot) throws {
-        guard !needsCompaction, let journal else {
+        guard !isJournalUnusable, let journal, changes.nextID <= idHighWater else {
             try compact(snapshot())
             return
         }
@@ -249,53 +199,10 @@ public final class FileStore: TimerStore {
         do {
             try journal.append(entries, sync: sync)
         } catch {
-            needsCompaction = true
+            isJournalUnusable = true
             throw error
         }
         journaledNextID = max(journaledNextID, changes.nextID)
-    }
-
-    /// How far past its limits a journal may grow while the caller is busy: past this many times
-    /// ``journalMaximumBytes`` or ``journalMaximumRecords`` it is compacted even then.
-    public static let busyGrowthFactor = 4
-
-    /// Whether the journal has grown past ``journalMaximumBytes`` or ``journalMaximumRecords``: the
-    /// next quiet ``compactIfDue(isQuiet:snapshot:)`` compacts.
-    public var isCompactionDue: Bool { isJournalPast(factor: 1) }
-
-    private func isJournalPast(factor: Int) -> Bool {
-        guard let journal else { return false }
-        return journal.size >= journalMaximumBytes * factor || journal.recordCount >= journalMaximumRecords * factor
-    }
-
-    /// Compacts when the journal has grown past ``journalMaximumBytes`` or ``journalMaximumRecords``
-    /// and the caller is quiet, or past ``busyGrowthFactor`` times those limits in any case.
-    ///
-    /// Compaction writes and `fsync`s every timer, milliseconds for thousands of them: the daemon
-    /// calls this as quiet when no timer is due soon and no request is waiting, so that compaction
-    /// does not delay them.
-    ///
-    /// - Parameters:
-    ///   - isQuiet: whether a compaction now would delay nothing (default true).
-    ///   - snapshot: the whole state now, evaluated only when compacting.
-    /// - Returns: whether it compacted.
-    /// - Throws: ``StoreError/unavailable(_:)`` when `compact(_:)` fails; the journal then goes on
-    ///   growing and the next call retries.
-    /// - Complexity: O(1) when not due; O(n) in the timers when compacting.
-    @discardableResult
-    public func compactIfDue(isQuiet: Bool = true, snapshot: () -> EngineSnapshot) throws(StoreError) -> Bool {
-        guard isJournalPast(factor: isQuiet ? 1 : Self.busyGrowthFactor) else { return false }
-        try Self.translating { try compact(snapshot()) }
-        return true
-    }
-
-    /// 100 ms from `now` while a compaction is due (the caller was busy): the loop then calls
-    /// ``compactIfDue(isQuiet:snapshot:)`` again when it may have become quiet.
-    ///
-    /// - Parameter now: the boot-time clock's reading, in nanoseconds.
-    /// - Returns: `now` + 100,000,000 ns while ``isCompactionDue``, else `nil`.
-    public func nextWake(now: Int64) -> Int64? {
-        isCompactionDue ? now + 100_000_000 : nil
     }
 
     /// Accepts one turn's changes as ``writePolicy`` says: the first commit after ``load()``
@@ -348,25 +255,6 @@ public final class FileStore: TimerStore {
         } catch {
             throw .unavailable("\(error)")
         }
-    }
-
-    /// Writes `snapshot` atomically as the new snapshot, then starts a new, empty journal.
-    ///
-    /// A crash in between leaves the new snapshot and the old journal, whose older generation
-    /// makes the next ``load()`` ignore it.
-    ///
-    /// - Throws: ``SystemError`` or an encoding error; the next ``commit(_:sync:snapshot:)`` retries.
-    func compact(_ snapshot: EngineSnapshot) throws {
-        needsCompaction = true
-        let next = generation + 1
-        try SnapshotFile.write(
-            SnapshotPayload(bootID: bootID, journalGeneration: next, engine: snapshot), to: snapshotPath, in: directory)
-        generation = next
-        journal = nil
-        journal = try Journal.create(
-            at: journalPath, in: directory, begin: JournalBegin(generation: next, bootID: bootID))
-        journaledNextID = snapshot.nextID
-        needsCompaction = false
     }
 
     /// The current journal's size in bytes and change records, for tests and logs.

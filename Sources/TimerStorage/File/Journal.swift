@@ -10,6 +10,11 @@ struct JournalBegin: Equatable, Sendable {
     /// `/proc/sys/kernel/random/boot_id` when the journal was created; boot-time instants in its
     /// records count from that boot.
     var bootID: String?
+    /// Ids below this are the only ones this journal's records may hand out (format 3; `nil` in a
+    /// version 2 file): the store reserves a block of ids when it creates the journal and starts a
+    /// new journal before the engine passes the mark (``FileStore``), so that a damaged tail or
+    /// middle can never lower what a restart knows about ids already handed out.
+    var idHighWater: UInt64? = nil
 }
 
 /// One change in the journal.
@@ -91,8 +96,10 @@ final class Journal {
     /// Appends `entries` with one `write` and, when `sync` is true, one `fsync`: then, when this
     /// returns, they and every earlier unsynced batch are durable (an `fsync` covers the whole file).
     ///
-    /// On failure the file may end in a torn batch; the caller must not append again but start a
-    /// new journal (``FileStore`` compacts), and the next recovery cuts the torn tail off.
+    /// On failure the file is cut back to its size before this batch (`ftruncate` frees space, so it
+    /// works on a full disk), so that a refused batch can never be read back; should that fail
+    /// too, the next recovery cuts what it finds of the batch. The caller must not append again
+    /// but start a new journal (``FileStore`` compacts).
     ///
     /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
     ///   data's state is unknown).
@@ -103,8 +110,13 @@ final class Journal {
             let (kind, payload) = RecordPayload.encode(entry)
             bytes += RecordFormat.record(kind, payload: payload)
         }
-        try FileIO.writeAll(fd, bytes, path: path)
-        if sync { try FileIO.sync(fd, path: path) }
+        do {
+            try FileIO.writeAll(fd, bytes, path: path)
+            if sync { try FileIO.sync(fd, path: path) }
+        } catch {
+            if ftruncate(fd, off_t(size)) == 0 { _ = fsync(fd) }
+            throw error
+        }
         size += bytes.count
         recordCount += entries.count
     }
@@ -115,29 +127,44 @@ final class Journal {
         var begin: JournalBegin
         /// The file's format version.
         var version: UInt32 = RecordFormat.version
-        /// Every intact change record before any damage, in order.
+        /// Every intact change record, in order, including those after a damaged region.
         var entries: [JournalEntry]
-        /// Where the damaged file was moved, when damage in the middle made recovery move it aside.
-        var movedTo: String?
-        /// Whether the file was found whole: nothing cut off, nothing moved aside, nothing unreadable.
+        /// The index in ``entries`` of the first record after the first damaged region, if any:
+        /// records from there on were replayed across a gap (docs/durability.md).
+        var firstEntryAfterDamage: Int?
+        /// Where the copy of the damaged file was written (`journal.damaged-<time>`), if anything
+        /// was damaged.
+        var damagedCopy: String?
+        /// Whether the file was found whole: nothing cut off, skipped or unreadable.
         var isIntact = true
     }
 
-    /// Reads the journal at `path`, keeping every intact record.
+    /// Reads the journal at `path`, keeping every intact record, and says what it repaired.
     ///
-    /// - A torn or corrupt tail (the last record incomplete, or with a bad checksum, and no valid
-    ///   record after it) is cut off: the file is truncated there and a `warning:` line names the
-    ///   file and the byte offset.
-    /// - Damage in the middle (a bad record followed by valid ones) keeps the records before it,
-    ///   moves the file to `journal.damaged-<timestamp>` and logs a line starting `WARNING:`.
+    /// Whenever anything is damaged, the whole file is first copied to `journal.damaged-<time>`
+    /// (never deleted) and each repair is logged on a line starting `WARNING:`:
+    /// - A torn tail (the file ends inside the last record: a write cut short by a crash, never
+    ///   acknowledged because its `fsync` had not returned) is cut off.
+    /// - A corrupt complete last record (all its bytes are there but its checksum fails: damage
+    ///   after it was written, so it may have been acknowledged) is cut off too, with a line that
+    ///   says an acknowledged change may be lost.
+    /// - Damage in the middle (valid records follow it): the damaged bytes are skipped and reading
+    ///   resumes at the next offset where a whole record with a matching checksum decodes
+    ///   (resynchronisation). Records are self-contained (a timer whole, ids removed, the next id),
+    ///   so each one after the gap is replayed as it stands; ``FileStore`` then settles what the
+    ///   gap made inconsistent (docs/durability.md). The file is left in place for the store's
+    ///   start-up compaction to replace.
     /// - A file without a valid header or begin record is moved aside the same way; `nil` is returned.
+    ///
+    /// A timer name (at most 64 characters of `A-Z a-z 0-9 . _ -`) cannot hold a whole record with
+    /// its length, checksum and binary fields, so resynchronisation cannot be steered by a user.
     ///
     /// - Parameters:
     ///   - path: the journal.
-    ///   - now: the time the damaged file is named after.
+    ///   - now: the time the damaged copy is named after.
     ///   - log: where warnings go.
     /// - Returns: the intact records, or `nil` when nothing in the file is usable.
-    /// - Throws: ``SystemError`` when the file cannot be read, truncated or renamed.
+    /// - Throws: ``SystemError`` when the file cannot be read, copied, truncated or renamed.
     /// - Complexity: O(n) in the file's size.
     static func recover(at path: String, now: Date, log: (String) -> Void) throws -> Recovered? {
         let bytes = try FileIO.readAll(path)
@@ -153,42 +180,54 @@ final class Journal {
             return try unusable("not a timerd journal (\(error))")
         }
         guard case .record(.begin, let payload, var offset) = RecordFormat.parse(bytes, at: RecordFormat.headerSize),
-            let begin = try? RecordPayload.decodeBegin(payload)
+            let begin = try? RecordPayload.decodeBegin(payload, version: version)
         else {
             return try unusable("its first record (byte offset \(RecordFormat.headerSize)) is damaged")
         }
+        func decode(_ parsed: RecordFormat.Parsed) -> (JournalEntry, next: Int)? {
+            guard case .record(let kind, let payload, let next) = parsed,
+                let entry = try? RecordPayload.decodeEntry(kind, payload)
+            else { return nil }
+            return (entry, next)
+        }
         var recovered = Recovered(begin: begin, version: version, entries: [])
+        var repairs: [String] = []
+        var cutAt: Int?
         while offset < bytes.count {
             let parsed = RecordFormat.parse(bytes, at: offset)
-            if case .record(let kind, let payload, let next) = parsed,
-                let entry = try? RecordPayload.decodeEntry(kind, payload)
-            {
+            if let (entry, next) = decode(parsed) {
                 recovered.entries.append(entry)
                 offset = next
                 continue
             }
             recovered.isIntact = false
-            let kept = recovered.entries.count
-            if case .record = parsed {
-                // An intact record this version cannot read: not a torn write, keep the file.
-            } else if !RecordFormat.hasValidRecord(bytes, after: offset) {
-                let what =
-                    if case .incomplete = parsed {
-                        "incomplete last record at byte offset \(offset)"
-                    } else {
-                        "bad checksum in the last record at byte offset \(offset)"
-                    }
-                try FileIO.truncate(path, to: offset)
-                log("warning: \(path): \(what); truncated the file to \(offset) bytes, keeping \(kept) records")
-                return recovered
+            if let resume = RecordFormat.nextRecord(in: bytes, after: offset, where: { decode($0) != nil }) {
+                recovered.firstEntryAfterDamage = recovered.firstEntryAfterDamage ?? recovered.entries.count
+                repairs.append(
+                    "damaged bytes \(offset)..<\(resume) (\(resume - offset) bytes) followed by intact records; "
+                        + "skipped them after \(recovered.entries.count) records and replayed the intact records after them"
+                )
+                offset = resume
+                continue
             }
-            let aside = try FileIO.moveAside(path, now: now)
-            recovered.movedTo = aside
-            log(
-                "WARNING: \(path): damaged record at byte offset \(offset) followed by valid records; kept the \(kept) records before it and moved the file to \(aside)"
-            )
-            return recovered
+            let kept = recovered.entries.count
+            let what =
+                switch parsed {
+                case .incomplete: "incomplete last record at byte offset \(offset) (a write torn by a crash)"
+                case .corrupt where RecordFormat.isComplete(bytes, at: offset):
+                    "complete last record at byte offset \(offset) fails its checksum (damaged after it was written; an acknowledged change may be lost)"
+                case .corrupt: "damaged last record at byte offset \(offset)"
+                case .record: "undecodable last record at byte offset \(offset)"
+                }
+            repairs.append("\(what); truncated the file to \(offset) bytes, keeping \(kept) records")
+            cutAt = offset
+            break
         }
+        guard !repairs.isEmpty else { return recovered }
+        let copy = try FileIO.copyAside(bytes, of: path, now: now)
+        recovered.damagedCopy = copy
+        if let cutAt { try FileIO.truncate(path, to: cutAt) }
+        for repair in repairs { log("WARNING: \(path): \(repair); the damaged file is kept as \(copy)") }
         return recovered
     }
 }

@@ -7,7 +7,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 0–7 | magic: `TMRDJRNL` (journal) or `TMRDSNAP` (snapshot) |
-/// | 8–11 | format version, `UInt32`: 2 (binary payloads) |
+/// | 8–11 | format version, `UInt32`: 3 (binary payloads with the id high-water mark), or 2 |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
 /// Record, 9 bytes of header and the payload:
@@ -21,11 +21,13 @@
 ///
 /// The length is inside the checksum, so a damaged length is caught like damaged data.
 enum RecordFormat {
-    /// The format version this code writes: binary payloads.
-    static let version: UInt32 = 2
-    /// The format versions this code reads: 2 only. Version 1 (JSON payloads) was written only by
-    /// development builds before the first release and is not read (CHANGELOG.md).
-    static let readableVersions: ClosedRange<UInt32> = 2...2
+    /// The format version this code writes: binary payloads whose begin and snapshot records carry
+    /// the id high-water mark (``RecordPayload``).
+    static let version: UInt32 = 3
+    /// The format versions this code reads: 3, and 2 (no high-water mark; upgraded by the first
+    /// compaction). Version 1 (JSON payloads) was written only by development builds before the
+    /// first release and is not read (CHANGELOG.md).
+    static let readableVersions: ClosedRange<UInt32> = 2...3
     /// Bytes in the file header.
     static let headerSize = 16
     /// Bytes before a record's payload.
@@ -63,7 +65,7 @@ enum RecordFormat {
             case .wrongMagic: return "wrong magic bytes"
             case .badChecksum: return "header checksum mismatch"
             case .unsupportedVersion(let version):
-                return "format version \(version); this timerd reads version 2"
+                return "format version \(version); this timerd reads versions 2 and 3"
             }
         }
     }
@@ -121,20 +123,30 @@ enum RecordFormat {
         return .record(kind, payload: bytes[payloadStart..<payloadStart + length], next: payloadStart + length)
     }
 
-    /// Whether a valid record starts anywhere after `offset`: tells damage in the middle of a file
-    /// (valid records follow) from a torn tail (nothing valid follows).
+    /// Whether every byte of the record at `offset` is present, as its length field says (which
+    /// may itself be damaged): tells a corrupt complete record from a torn one.
+    static func isComplete(_ bytes: [UInt8], at offset: Int) -> Bool {
+        guard bytes.count - offset >= recordHeaderSize else { return false }
+        let length = Int(readUInt32(bytes, at: offset))
+        return length <= maximumPayload && bytes.count - offset - recordHeaderSize >= length
+    }
+
+    /// The first offset after `offset` where a whole record with a matching checksum starts and
+    /// `isUsable` accepts it: where reading resumes after damage in the middle of a file; `nil`
+    /// when nothing valid follows (the damage is a tail).
     ///
-    /// - Complexity: O(n) offsets; a checksum is computed only where the length fits and the kind
-    ///   byte is known, so in practice O(n).
-    static func hasValidRecord(_ bytes: [UInt8], after offset: Int) -> Bool {
+    /// - Complexity: O(n) offsets; a checksum is computed only where the kind byte is known and
+    ///   the length fits, so in practice O(n).
+    static func nextRecord(in bytes: [UInt8], after offset: Int, where isUsable: (Parsed) -> Bool) -> Int? {
         var candidate = offset + 1
         while candidate + recordHeaderSize <= bytes.count {
-            if RecordKind(rawValue: bytes[candidate + 8]) != nil, case .record = parse(bytes, at: candidate) {
-                return true
+            if RecordKind(rawValue: bytes[candidate + 8]) != nil {
+                let parsed = parse(bytes, at: candidate)
+                if case .record = parsed, isUsable(parsed) { return candidate }
             }
             candidate += 1
         }
-        return false
+        return nil
     }
 
     /// Reads a little-endian `UInt32` at `offset` (the caller checked the bounds).

@@ -3,15 +3,16 @@ import Foundation
 
 /// The payloads of journal and snapshot records: what ``RecordFormat`` frames.
 ///
-/// - Version 2 (written and read): binary, little-endian, fixed-width fields with length-prefixed strings
-///   and arrays; a timer as `TimerRecord`'s binary form (`TimerRecord+BinaryCoding.swift`).
+/// - Version 3 (written and read): binary, little-endian, fixed-width fields with length-prefixed
+///   strings and arrays; a timer as `TimerRecord`'s binary form (`TimerRecord+BinaryCoding.swift`).
 ///   - begin: `generation` UInt64, then `bootID` as an optional string (a byte 0 for nil, or 1
-///     and a UInt32 byte count and UTF-8);
+///     and a UInt32 byte count and UTF-8), then `idHighWater` UInt64 (0 for none: a real mark is at least 1 + the reservation);
 ///   - timer: one timer;
 ///   - removed: a UInt32 count and that many UInt64 ids;
 ///   - nextID: one UInt64;
-///   - snapshot: `bootID` as an optional string, `journalGeneration` UInt64, then the
-///     `EngineSnapshot` (nextID UInt64, UInt32 count, the timers).
+///   - snapshot: `bootID` as an optional string, `journalGeneration` UInt64, `idHighWater`
+///     UInt64, then the `EngineSnapshot` (nextID UInt64, UInt32 count, the timers).
+/// - Version 2 (read only): the same without the two `idHighWater` fields.
 ///
 /// Each payload must be read to its last byte: trailing bytes are damage, like missing ones.
 enum RecordPayload {
@@ -27,13 +28,14 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Writing (format version 2)
+    // MARK: - Writing (format version 3)
 
     /// A begin record's payload.
     static func encode(_ begin: JournalBegin) -> [UInt8] {
         var writer = BinaryWriter(capacity: 64)
         writer.write(begin.generation)
         write(begin.bootID, to: &writer)
+        writer.write(begin.idHighWater ?? 0)
         return writer.bytes
     }
 
@@ -60,6 +62,7 @@ enum RecordPayload {
         var writer = BinaryWriter(capacity: 64 + snapshot.engine.timers.count * (TimerRecord.binaryFixedSize + 28))
         write(snapshot.bootID, to: &writer)
         writer.write(snapshot.journalGeneration)
+        writer.write(snapshot.idHighWater ?? 0)
         snapshot.engine.encode(to: &writer)
         return writer.bytes
     }
@@ -73,15 +76,19 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Reading (format version 2)
+    // MARK: - Reading (format versions 2 and 3)
 
-    /// Reads a begin record's payload.
+    /// Reads a begin record's payload of a file in format `version`.
     ///
     /// - Throws: ``Problem``.
-    static func decodeBegin(_ payload: ArraySlice<UInt8>) throws(Problem) -> JournalBegin {
+    static func decodeBegin(_ payload: ArraySlice<UInt8>, version: UInt32 = RecordFormat.version) throws(Problem)
+        -> JournalBegin
+    {
         return try binary(payload) { reader throws(BinaryReader.Problem) in
             let generation = try reader.readUInt64("journal generation")
-            return JournalBegin(generation: generation, bootID: try readOptionalString("boot id", &reader))
+            let bootID = try readOptionalString("boot id", &reader)
+            let highWater = version >= 3 ? try reader.readUInt64("id high-water mark") : 0
+            return JournalBegin(generation: generation, bootID: bootID, idHighWater: highWater == 0 ? nil : highWater)
         }
     }
 
@@ -113,12 +120,16 @@ enum RecordPayload {
     ///
     /// - Throws: ``Problem``.
     /// - Complexity: O(n) in the timers.
-    static func decodeSnapshot(_ payload: ArraySlice<UInt8>) throws(Problem) -> SnapshotPayload {
+    static func decodeSnapshot(_ payload: ArraySlice<UInt8>, version: UInt32 = RecordFormat.version) throws(Problem)
+        -> SnapshotPayload
+    {
         return try binary(payload) { reader throws(BinaryReader.Problem) in
             let bootID = try readOptionalString("boot id", &reader)
             let generation = try reader.readUInt64("journal generation")
+            let highWater = version >= 3 ? try reader.readUInt64("id high-water mark") : 0
             return SnapshotPayload(
-                bootID: bootID, journalGeneration: generation, engine: try EngineSnapshot(from: &reader))
+                bootID: bootID, journalGeneration: generation, idHighWater: highWater == 0 ? nil : highWater,
+                engine: try EngineSnapshot(from: &reader))
         }
     }
 

@@ -8,12 +8,16 @@ struct SnapshotPayload: Equatable, Sendable {
     /// The generation of the journal that continues this snapshot; an older journal is already
     /// contained in it and is ignored (a crash between writing the snapshot and the new journal).
     var journalGeneration: UInt64
+    /// No id at or above this was handed out while this snapshot and its journal are the state: the
+    /// ``JournalBegin/idHighWater`` of the journal it expects (format 3; `nil` when read from a
+    /// version 2 file). Recovery that dropped records starts new ids here, so they are never reused.
+    var idHighWater: UInt64?
     /// Every timer.
     var engine: EngineSnapshot
 }
 
 /// The snapshot: a file header and one ``RecordKind/snapshot`` record holding ``SnapshotPayload``
-/// (binary, format version 2; ``RecordPayload``), replaced atomically
+/// (binary, format version 3; ``RecordPayload``), replaced atomically
 /// (write `snapshot.tmp`, `fsync`, `rename`, `fsync` the directory; man rename(2)). A leftover `snapshot.tmp` from a crash is never read.
 enum SnapshotFile {
     /// Why a snapshot could not be read.
@@ -61,7 +65,7 @@ enum SnapshotFile {
             next == bytes.count
         else { throw Problem.damagedRecord }
         do {
-            return (try RecordPayload.decodeSnapshot(payload), version)
+            return (try RecordPayload.decodeSnapshot(payload, version: version), version)
         } catch {
             throw Problem.undecodable(error)
         }

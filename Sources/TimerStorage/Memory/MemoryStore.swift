@@ -97,6 +97,12 @@ public final class MemoryStore: TimerStore {
     /// `memory`.
     public var location: String { "memory" }
 
+    /// What the last accepted commit left: the contents.
+    ///
+    /// - Returns: ``Contents/snapshot``.
+    /// - Complexity: O(n log n) in the timers.
+    public func durableState() throws(StoreError) -> EngineSnapshot { contents.snapshot }
+
     /// A store over `contents` (by default fresh, empty memory).
     ///
     /// - Parameter contents: the memory to use; pass the contents of an earlier store to load what
