@@ -1,0 +1,54 @@
+import TimerModel
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reading the engine: one timer, a listing, and the counters the daemon reads on every turn.
+extension TimerEngine {
+    /// One timer now: live, or ended and still in the history.
+    ///
+    /// - Parameters:
+    ///   - reference: the timer's id or name.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: its snapshot.
+    /// - Throws: `CountdownError.timerNotFound(_:)`.
+    public func status(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
+        -> TimerSnapshot
+    {
+        let id = try resolve(reference, requester: requester)
+        guard let record = timers[id] else { throw .timerNotFound(reference) }
+        return record.snapshot(at: clock.now(), wallNow: clock.wallNow())
+    }
+
+    /// Every timer the requester may see, by ascending id.
+    ///
+    /// - Parameters:
+    ///   - includeEnded: also list finished and stopped timers still in the history.
+    ///   - requester: the uid asking, or `nil` to see every timer.
+    /// - Returns: their snapshots.
+    /// - Complexity: O(n log n).
+    public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerSnapshot] {
+        let now = clock.now()
+        let wall = clock.wallNow()
+        return timers.values
+            .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
+            .sorted { $0.id < $1.id }
+            .map { $0.snapshot(at: now, wallNow: wall) }
+    }
+
+    /// The earliest instant the engine needs ``fireDueTimers()`` on the boot-time clock, or `nil` when
+    /// none runs: the earliest end of a running timer; with ``EventRecording/buffered`` events, also
+    /// the end of the current child of a running group (so that its step is reported on time).
+    public var nextDeadline: BootInstant? { queue.first?.deadline }
+
+    /// The number of live (running or paused) timers.
+    ///
+    /// - Complexity: O(1): a counter kept by every transition (the daemon reads it on each turn of its loop).
+    public var liveCount: Int { liveTotal }
+
+    /// The number of running timers (one deadline-queue entry each).
+    public var runningCount: Int { queue.count }
+}
