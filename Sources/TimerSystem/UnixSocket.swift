@@ -18,7 +18,7 @@ public enum UnixSocket {
         /// Another process answers on the path, or holds its lock file (``SocketFileClaim``).
         case inUse(String)
         /// Something other than a socket is at the path; `kind` names it ("a directory",
-        /// "a regular file" …, from ``fileKind(at:followingLinks:)``).
+        /// "a regular file" …, from ``UnixSocket/fileKind(at:followingLinks:)``).
         case notASocket(String, kind: String)
 
         /// What went wrong and what is allowed.
