@@ -169,6 +169,11 @@ struct FaultHandlingTests {
         // SIGQUIT: a clean stop (exit 0), the state saved, no crash report.
         let quitting = try #require(harness.daemon)
         kill(quitting.processIdentifier, SIGQUIT)
+        // Bounded: on main SIGQUIT printed a crash report and timerd went on running.
+        let quitDeadline = Date().addingTimeInterval(5)
+        while quitting.isRunning, Date() < quitDeadline { usleep(10_000) }
+        #expect(!quitting.isRunning, "timerd still runs 5 s after SIGQUIT")
+        if quitting.isRunning { kill(quitting.processIdentifier, SIGKILL) }
         quitting.waitUntilExit()
         #expect(quitting.terminationReason == .exit && quitting.terminationStatus == 0)
         #expect(harness.log().contains("signal \(SIGQUIT): stopping"))
