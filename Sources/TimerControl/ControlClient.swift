@@ -21,13 +21,23 @@ final class ControlClient {
 
     /// Connects to `explicitPath`, or to the default socket, starting timerd there when nothing
     /// answers and `autostart` allows (the way tmux starts its server).
+    ///
+    /// - Throws: ``ControlError/usage(_:verb:)`` (exit 64) when `--socket` names something that is
+    ///   not a socket (a directory, a regular file …; the empty and over-long paths were refused
+    ///   when the options were read); ``ControlError/unavailable(_:)`` (exit 69) when nobody answers.
     static func connect(explicitPath: String?, autostart: Bool) throws(ControlError) -> ControlClient {
         let path = explicitPath ?? RuntimePaths.defaultSocketPath()
         do {
             return ControlClient(fd: try UnixSocket.connect(path), socketPath: path)
         } catch let error as SystemError where explicitPath == nil && autostart && isAbsent(error) {
             return try startDaemon(socketPath: path)
+        } catch let error as UnixSocket.AddressError {
+            // Only the default path gets here (--socket was checked): XDG_RUNTIME_DIR is too long.
+            throw .unavailable("cannot reach timerd: \(error)")
         } catch {
+            if let explicitPath, let kind = UnixSocket.fileKind(at: explicitPath, followingLinks: true) {
+                throw .usage("--socket \(explicitPath) is \(kind), not a socket", verb: nil)
+            }
             var message = "timerd is not running on \(path) (\(error))"
             if explicitPath == nil && !autostart { message += "; start it with 'timerd' or drop --no-autostart" }
             throw .unavailable(message)
@@ -114,12 +124,49 @@ final class ControlClient {
         // Written by hand: the first JSONEncoder use costs a sizeable part of a CLI call's start-up.
         var line = #"{"jsonrpc":"2.0","id":"# + String(id) + #","method":"# + RequestJSON.string(method.rawValue)
         line += #","params":{"# + params.jsonMembers.joined(separator: ",") + "}}\n"
+        // A daemon at its connection limit writes its refusal and closes: read it before writing
+        // (issue 10 item 13), or the write meets a closed socket.
+        if id == 1, let refusal = pendingRefusal(timeoutMilliseconds: 0) { throw refusal }
         do {
-            try Syscall.writeAll(fd, Array(line.utf8))
+            try Self.writeAllWithoutSignal(fd, Array(line.utf8))
         } catch {
+            if let refusal = pendingRefusal(timeoutMilliseconds: 1_000) { throw refusal }
             throw .unavailable("lost the connection to timerd on \(socketPath) (\(error))")
         }
         return id
+    }
+
+    /// Writes all of `bytes` with `send(MSG_NOSIGNAL)`: a closed peer is an `EPIPE` error, not a
+    /// `SIGPIPE` that kills timerctl with status 141 (man send(2)). `SIGPIPE` keeps its default for
+    /// stdout, so `timerctl status | head` still ends quietly.
+    private static func writeAllWithoutSignal(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = try Syscall.retrying("send") {
+                bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            offset += count
+        }
+    }
+
+    /// The daemon's refusal of this connection, if one is waiting to be read within the time
+    /// given; any other line read is kept for ``readLine(timeoutMilliseconds:)``.
+    private func pendingRefusal(timeoutMilliseconds: Int32) -> ControlError? {
+        guard let line = try? readLine(timeoutMilliseconds: timeoutMilliseconds) else { return nil }
+        if let reply = try? RPCReply(line: line), reply.id == .null, let error = reply.error {
+            return Self.connectionError(error)
+        }
+        buffer.insert(contentsOf: line + [10], at: 0)
+        return nil
+    }
+
+    /// An error reply with a `null` id: about the connection, not a request of ours (timerctl
+    /// sends only valid requests with ids). At the connection limit (-32006) this is exit 69.
+    static func connectionError(_ error: RPCError) -> ControlError {
+        if error.code == RPCErrorCode.tooManyConnections.rawValue {
+            return .unavailable("timerd refused the connection: \(error.message) (\(error.code))")
+        }
+        return .failed(error)
     }
 
     /// Reads the next reply line.
@@ -174,6 +221,7 @@ final class ControlClient {
             throw .protocolError(String(decoding: line.prefix(200), as: UTF8.self))
         }
         if response.result == nil && response.error == nil { throw .protocolError("no result and no error") }
+        if response.id == .null, let error = response.error { throw connectionError(error) }
         return response
     }
 

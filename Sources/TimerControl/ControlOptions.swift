@@ -1,6 +1,7 @@
 import CommandLineTable
 import TimerModel
 import TimerProtocol
+import TimerSystem
 
 /// A parsed `timerctl` command line.
 public struct ControlOptions: Sendable, Equatable {
@@ -74,7 +75,14 @@ public struct ControlOptions: Sendable, Equatable {
         case "--json": json = true
         case "--no-autostart": noAutostart = true
         case "--all": all = true
-        case "--socket": socketPath = value
+        case "--socket":
+            // An empty or over-long path can name no socket: a usage error, exit 64 (issue 10 item 14).
+            do throws(UnixSocket.AddressError) {
+                try UnixSocket.checkPath(value)
+            } catch {
+                throw .usage("--socket: \(error)", verb: verb)
+            }
+            socketPath = value
         case "--name": name = value
         case "--at": at = value
         case "--pick": pick = true

@@ -64,8 +64,9 @@ public final class Daemon {
     var config: DaemonConfig
     let configPath: String?
     let systemd: SystemdLink
-    /// Whether timerd bound the socket itself (an inherited one is never unlinked).
-    let ownsSocketFile: Bool
+    /// The socket path timerd bound itself, locked for its life; `nil` for an inherited socket
+    /// (never unlinked). At stop, the file is removed only if it is still the one bound.
+    let socketClaim: SocketFileClaim?
     let reserve: DescriptorReserve
     var isOutOfDescriptors = false
 
@@ -91,7 +92,6 @@ public final class Daemon {
         systemd = SystemdLink(notifier: try SystemdNotifier(environment: environment, pid: getpid()), log: log)
         // The passed socket's number; adopted (owned) when the listener starts.
         let inherited = try SocketActivation.adoptControlSocket(environment: environment, pid: getpid())
-        ownsSocketFile = inherited == nil
         // 2-3. The store; loading takes the state directory's lock first (no second daemon may use it).
         let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
         try RuntimePaths.ensurePrivateDirectory(stateDirectory)
@@ -126,15 +126,21 @@ public final class Daemon {
         let listener: FileDescriptor
         if let inherited {
             listener = FileDescriptor(adopting: inherited)
+            socketClaim = nil
         } else {
-            let (fd, removedStale) = try UnixSocket.listen(
-                socketPath, mode: mode_t(options.socketMode), backlog: 1_024)
+            // The lock next to the socket makes the stale check, unlink and bind one step (item 12).
+            let claim = try SocketFileClaim(path: socketPath)
+            let (fd, removedStale) = try claim.listen(mode: mode_t(options.socketMode), backlog: 1_024)
+            socketClaim = claim
             listener = FileDescriptor(adopting: fd)
             if removedStale { log("removed a stale socket left at \(socketPath)") }
         }
         reserve = DescriptorReserve(wanted: config.maximumConnections + 64)
         // 5. Signals.
-        signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGHUP])
+        // SIGQUIT stops cleanly like SIGTERM (the runtime would print a crash report and go on);
+        // SIGABRT, the watchdog's signal, ends the process at once (AbortSignal; issue 10 item 15).
+        signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGQUIT, SIGHUP])
+        try AbortSignal.install()
         // 6. Timers, and the loop that watches all of them.
         epoll = try Epoll()
         bootTimer = try BootTimer()
@@ -146,7 +152,7 @@ public final class Daemon {
         self.listener = .some(listener)
     }
 
-    /// Runs until SIGTERM or SIGINT (or the idle time-out), then removes the socket and saves the state.
+    /// Runs until SIGTERM, SIGINT or SIGQUIT (or the idle time-out), then removes the socket and saves the state.
     ///
     /// Stopping goes in the reverse order of starting: stop accepting (close and remove the
     /// socket), close the clients (their pending waits are cancelled), save the state; the timers,
@@ -158,7 +164,9 @@ public final class Daemon {
         systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
         var status = runLoop()
         listener = nil
-        if ownsSocketFile { unlink(socketPath) }
+        if let socketClaim, !socketClaim.removeSocketFile() {
+            log("left \(socketPath) alone: it is gone or no longer the socket this timerd bound")
+        }
         for connection in connections.values { close(connection) }
         do {
             try store.close(service.engine.snapshot)

@@ -134,7 +134,14 @@ public struct DaemonOptions: Sendable, Equatable {
             return number
         }
         switch longName {
-        case "--socket": socketPath = text
+        case "--socket":
+            // An empty or over-long path can name no socket (issue 10 item 14).
+            do throws(UnixSocket.AddressError) {
+                try UnixSocket.checkPath(text)
+            } catch {
+                throw UsageError(message: "\(flag): \(error)")
+            }
+            socketPath = text
         case "--state-dir": stateDirectory = text
         case "--config": configPath = text
         case "--exit-when-idle": exitWhenIdleSeconds = try positive()

@@ -8,6 +8,9 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidDuration(String)
     /// A duration is ≤ 0 or longer than 366 days; carries the text as given.
     case durationOutOfRange(String)
+    /// A duration is > 0 but shorter than ``DurationParser/minimumSeconds`` (1 µs, the timers'
+    /// resolution); carries the text as given.
+    case durationTooShort(String)
     /// `timer.start` got no durations, or more than ``TimerLimits/maximumGroupSize``.
     case groupSizeOutOfRange(Int)
     /// A group's durations add up to more than 366 days (seconds given).
@@ -32,6 +35,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return "invalid duration \"\(text)\": \(DurationParser.acceptedForms)"
         case .durationOutOfRange(let text):
             return "duration must be > 0 and ≤ 366 days, got \"\(text)\""
+        case .durationTooShort(let text):
+            return "duration must be at least 1us (the timers' resolution), got \"\(text)\""
         case .groupSizeOutOfRange(let count):
             return "a timer takes 1 to \(TimerLimits.maximumGroupSize) durations, got \(count)"
         case .groupTooLong(let seconds):

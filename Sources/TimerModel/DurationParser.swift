@@ -8,8 +8,18 @@
 /// - clock notation `H:MM` or `H:MM:SS[.fff]`: `01:30:00` is 1 h 30 min, `0:05` is 5 min.
 /// - ISO 8601 durations with days, hours, minutes, seconds or weeks: `PT1H30M`, `P1DT2H`, `PT0.5S`, `P2W`.
 ///
-/// The result must be > 0 and at most 366 days (``maximumSeconds``).
+/// The result must be at least 1 µs (``minimumSeconds``, the timers' resolution) and at most 366
+/// days (``maximumSeconds``): `"0.0000000001s"`, `"1ns"` or the number `5e-324` is refused rather
+/// than started as a timer that ends at once.
 public enum DurationParser {
+    /// The shortest accepted duration: 1 µs (0.000001 s), the timers' resolution.
+    ///
+    /// A timer's deadline is a `CLOCK_BOOTTIME` instant in nanoseconds, but a duration below a
+    /// microsecond is far under the daemon's wake-up latency (about 35 µs at the median here,
+    /// docs/performance.md) and under anything a person or a program can mean by a timer, so it is
+    /// a mistake to report, not a value to round. systemd.time(7) spans also stop at `us`.
+    public static let minimumSeconds: Double = 1e-6
+
     /// The longest accepted duration: 366 days, in seconds (31,622,400).
     public static let maximumSeconds: Double = 366 * 86_400
 
@@ -20,25 +30,28 @@ public enum DurationParser {
     /// Parses `text` and checks the range.
     ///
     /// - Parameter text: the duration as typed, e.g. `"1h 30min"`.
-    /// - Returns: the duration in seconds, > 0 and ≤ 366 days.
+    /// - Returns: the duration in seconds, ≥ 1 µs and ≤ 366 days.
     /// - Throws: ``CountdownError/invalidDuration(_:)`` when the text is in no accepted form;
-    ///   ``CountdownError/durationOutOfRange(_:)`` when it is ≤ 0 or longer than 366 days.
+    ///   ``CountdownError/durationOutOfRange(_:)`` when it is ≤ 0 or longer than 366 days;
+    ///   ``CountdownError/durationTooShort(_:)`` when it is > 0 but under 1 µs.
     public static func seconds(from text: String) throws(CountdownError) -> Double {
         guard let value = parse(text) else { throw .invalidDuration(text) }
         try validate(seconds: value, as: text)
         return value
     }
 
-    /// Checks that a duration in seconds is > 0, finite and at most 366 days.
+    /// Checks that a duration in seconds is finite, at least 1 µs and at most 366 days.
     ///
     /// - Parameters:
     ///   - seconds: the duration in seconds.
     ///   - text: how to show the value in the error; defaults to the number itself.
-    /// - Throws: ``CountdownError/durationOutOfRange(_:)`` when it is not.
+    /// - Throws: ``CountdownError/durationOutOfRange(_:)`` when it is ≤ 0, not finite or longer
+    ///   than 366 days; ``CountdownError/durationTooShort(_:)`` when it is > 0 but under 1 µs.
     public static func validate(seconds: Double, as text: String? = nil) throws(CountdownError) {
         guard seconds.isFinite, seconds > 0, seconds <= maximumSeconds else {
             throw .durationOutOfRange(text ?? DurationFormatter.number(seconds))
         }
+        guard seconds >= minimumSeconds else { throw .durationTooShort(text ?? DurationFormatter.number(seconds)) }
     }
 
     /// Parses without the range check; `nil` when the text is in no accepted form.

@@ -49,6 +49,37 @@ extension JSONValue {
         self = value
     }
 
+    /// The exact text of an integer number that is a member of the top-level object, or `nil`.
+    ///
+    /// A ``JSONValue/number(_:)`` is a `Double`, which rounds integers beyond ±2^53
+    /// (`9007199254740993` reads as `9007199254740992`). JSON-RPC 2.0 §4 asks a server to answer with
+    /// the request's `id` unchanged, so the daemon asks for the id's digits with this when the number
+    /// read is that large.
+    ///
+    /// - Parameters:
+    ///   - key: the member's name, e.g. `"id"`; of duplicate keys the first counts, as in
+    ///     ``init(parsing:leniency:)``.
+    ///   - bytes: the whole JSON text, as given to ``init(parsing:leniency:)``.
+    ///   - leniency: the leniency the text was parsed with.
+    /// - Returns: the member's text (`-?[0-9]+`, no fraction or exponent) when the text is a valid
+    ///   object whose member `key` is an integer literal; otherwise `nil`.
+    /// - Complexity: O(n) in the number of bytes (the text is read again).
+    package static func integerLiteral(ofMember key: String, in bytes: [UInt8], leniency: Leniency) -> String? {
+        guard let text = leniency == .foundationCompatible ? utf8Text(bytes) : bytes else { return nil }
+        return text.withUnsafeBufferPointer { buffer -> String? in
+            var parser = JSONByteParser(bytes: buffer, allowsTrailingComma: leniency == .foundationCompatible)
+            parser.capturedKey = key
+            guard case .some(.object) = parser.parseValue(depth: 0) else { return nil }
+            parser.skipWhitespace()
+            guard parser.index == buffer.count, let literal = parser.capturedLiteral else { return nil }
+            let digits = literal.utf8.drop(while: { $0 == UInt8(ascii: "-") })
+            guard literal.utf8.count - digits.count <= 1, !digits.isEmpty,
+                digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return nil }
+            return literal
+        }
+    }
+
     /// The deepest nesting of arrays and objects ``init(parsing:)`` accepts.
     public static let maximumDepth = 512
 
@@ -129,6 +160,10 @@ private struct JSONByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var allowsTrailingComma = false
     var index = 0
+    /// A top-level member whose value's source text to keep (``JSONValue/integerLiteral(ofMember:in:leniency:)``).
+    var capturedKey: String?
+    /// The source text of `capturedKey`'s value, when it was a number.
+    var capturedLiteral: String?
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -176,8 +211,16 @@ private struct JSONByteParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
+            skipWhitespace()
+            let valueStart = index
             guard let value = parseValue(depth: depth) else { return nil }
-            if object.index(forKey: key) == nil { object[key] = value }  // the first wins, as in JSONDecoder
+            if object.index(forKey: key) == nil {
+                object[key] = value  // the first wins, as in JSONDecoder
+                if depth == 1, key == capturedKey, case .number = value {
+                    capturedLiteral = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]), as: UTF8.self)
+                }
+            }
             skipWhitespace()
             guard index < bytes.count else { return nil }
             switch bytes[index] {

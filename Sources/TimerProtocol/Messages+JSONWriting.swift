@@ -13,6 +13,9 @@ extension RPCID {
         case .number(let value):
             // Ids come from parsed JSON and are finite; `null` guards a value built by hand.
             if (try? writer.number(value)) == nil { writer.null() }
+        case .largeInteger(let digits):
+            // Only built from a parsed integer literal (`-?[0-9]+`), so the digits are valid JSON.
+            writer.bytes.append(contentsOf: digits.utf8)
         case .string(let value):
             writer.string(value)
         case .null:

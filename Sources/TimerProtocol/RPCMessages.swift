@@ -8,8 +8,12 @@ import TimerModel
 
 /// A JSON-RPC 2.0 request id: a string, a number or null (JSON-RPC 2.0 §4).
 public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// A numeric id (integral in practice).
+    /// A numeric id (integral in practice) that a `Double` holds exactly.
     case number(Double)
+    /// An integral id beyond ±2^53, where a `Double` would round it, kept as its decimal digits
+    /// (`"9007199254740993"`, optionally with a leading `-`) so the reply echoes it digit for digit
+    /// (JSON-RPC 2.0 §4: the response's id is the request's).
+    case largeInteger(String)
     /// A string id.
     case string(String)
     /// `null`: used in error replies to requests whose id could not be read.
@@ -39,6 +43,14 @@ public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
             } else {
                 try container.encode(value)
             }
+        case .largeInteger(let digits):
+            if let value = Int64(digits) {
+                try container.encode(value)
+            } else if let value = UInt64(digits) {
+                try container.encode(value)
+            } else {
+                try container.encode(Double(digits) ?? 0)
+            }
         case .string(let value): try container.encode(value)
         case .null: try container.encodeNil()
         }
@@ -48,6 +60,7 @@ public enum RPCID: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .number(let value): return DurationFormatter.number(value)
+        case .largeInteger(let digits): return digits
         case .string(let value): return "\"\(value)\""
         case .null: return "null"
         }
@@ -122,7 +135,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         case .invalidTransition: code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
-        case .invalidDuration, .durationOutOfRange, .groupSizeOutOfRange, .groupTooLong, .invalidName,
+        case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,
+            .invalidName,
             .deadlineOutOfRange:
             code = .invalidParams
         }

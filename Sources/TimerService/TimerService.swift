@@ -90,7 +90,7 @@ public struct TimerService: Sendable {
                 RPCError(.invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
             return outcome
         }
-        let id = Self.readID(object["id"])
+        let id = Self.readID(object["id"], line: line)
         if case .some(let value) = object["id"], id == .null, value != .null {
             outcome.reply = Self.errorLine(
                 id: .null, RPCError(.invalidRequest, "\"id\" must be a string, a number or null, got \(value.typeName)")
@@ -185,9 +185,15 @@ public struct TimerService: Sendable {
         return wakeups
     }
 
-    private static func readID(_ value: JSONValue?) -> RPCID? {
+    /// The request's id; an integer beyond ±2^53 keeps its digits (read again from `line`).
+    private static func readID(_ value: JSONValue?, line: [UInt8]) -> RPCID? {
         switch value {
         case .none: return nil
+        case .some(.number(let number)) where abs(number) >= 9_007_199_254_740_992:  // 2^53
+            if let digits = JSONValue.integerLiteral(ofMember: "id", in: line, leniency: .foundationCompatible) {
+                return .largeInteger(digits)
+            }
+            return .number(number)
         case .some(.number(let number)): return .number(number)
         case .some(.string(let string)): return .string(string)
         default: return .null

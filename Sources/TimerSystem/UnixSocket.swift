@@ -13,32 +13,67 @@ public enum UnixSocket {
     public enum AddressError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The path is longer than `sun_path` allows.
         case pathTooLong(String, bytes: Int)
-        /// Another process answers on the path.
+        /// The path is the empty string.
+        case emptyPath
+        /// Another process answers on the path, or holds its lock file (``SocketFileClaim``).
         case inUse(String)
-        /// Something other than a socket is at the path.
-        case notASocket(String)
+        /// Something other than a socket is at the path; `kind` names it ("a directory",
+        /// "a regular file" …, from ``UnixSocket/fileKind(at:followingLinks:)``).
+        case notASocket(String, kind: String)
 
         /// What went wrong and what is allowed.
         public var description: String {
             switch self {
             case .pathTooLong(let path, let bytes):
-                return "socket path is \(bytes) bytes, the limit is \(UnixSocket.maximumPathBytes): \(path)"
+                return
+                    "socket path too long: \(bytes) bytes, the limit is \(UnixSocket.maximumPathBytes) bytes (sun_path, man unix(7)): \(path)"
+            case .emptyPath:
+                return "socket path is empty: give the path of a socket file, e.g. /run/user/1000/timerd/timerd.sock"
             case .inUse(let path):
                 return "another timerd is already listening on \(path)"
-            case .notASocket(let path):
-                return "\(path) exists and is not a socket; remove it or choose another --socket"
+            case .notASocket(let path, let kind):
+                return "\(path) is \(kind), not a socket; choose another --socket"
             }
+        }
+    }
+
+    /// Checks that `path` can name a socket at all: not empty and within `sun_path`.
+    ///
+    /// - Parameter path: the socket path as given (`--socket`).
+    /// - Throws: ``AddressError/emptyPath`` or ``AddressError/pathTooLong(_:bytes:)``.
+    public static func checkPath(_ path: String) throws(AddressError) {
+        let count = path.utf8.count
+        if count == 0 { throw .emptyPath }
+        if count > maximumPathBytes { throw .pathTooLong(path, bytes: count) }
+    }
+
+    /// What kind of file is at `path` when it is not a socket.
+    ///
+    /// - Parameters:
+    ///   - path: the path to look at.
+    ///   - followingLinks: `stat` (what `connect` sees) rather than `lstat` (what `bind` replaces).
+    /// - Returns: `nil` when nothing is there or it is a socket; else `"a directory"`,
+    ///   `"a regular file"`, `"a symbolic link"`, `"a named pipe"`, `"a device"` or `"not a socket"`.
+    public static func fileKind(at path: String, followingLinks: Bool) -> String? {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a named pipe"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "a file of another kind"
         }
     }
 
     /// Builds the address for `path`.
     ///
-    /// - Throws: ``AddressError/pathTooLong(_:bytes:)``.
+    /// - Throws: ``AddressError/emptyPath`` or ``AddressError/pathTooLong(_:bytes:)``.
     public static func address(_ path: String) throws -> (sockaddr_un, socklen_t) {
+        try checkPath(path)
         let bytes = Array(path.utf8)
-        guard bytes.count <= maximumPathBytes, !bytes.isEmpty else {
-            throw AddressError.pathTooLong(path, bytes: bytes.count)
-        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -90,7 +125,7 @@ public enum UnixSocket {
     ///   - backlog: the listen backlog.
     /// - Returns: the listening, non-blocking, close-on-exec descriptor, which the caller owns (adopt
     ///   it with ``FileDescriptor/init(adopting:)``), and whether a stale socket was removed.
-    /// - Throws: ``AddressError/inUse(_:)`` when another process answers, ``AddressError/notASocket(_:)``,
+    /// - Throws: ``AddressError/inUse(_:)`` when another process answers, ``AddressError/notASocket(_:kind:)``,
     ///   ``AddressError/pathTooLong(_:bytes:)``, or ``SystemError``.
     public static func listen(_ path: String, mode: mode_t = 0o600, backlog: Int32 = 1_024) throws -> (
         fd: Int32, removedStale: Bool
@@ -99,7 +134,7 @@ public enum UnixSocket {
         var removedStale = false
         var info = stat()
         if lstat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw AddressError.notASocket(path) }
+            if let kind = fileKind(at: path, followingLinks: false) { throw AddressError.notASocket(path, kind: kind) }
             if isAnswering(path) { throw AddressError.inUse(path) }
             unlink(path)
             removedStale = true

@@ -124,7 +124,13 @@ struct DurationParserTests {
     @Test("validate accepts (0, 366 days] and names the number otherwise")
     func validate() throws {
         try DurationParser.validate(seconds: 31_622_400)
-        try DurationParser.validate(seconds: 1e-9)
+        // Issue 10 item 17: 1 µs is the shortest duration (DurationParser.minimumSeconds); 1e-9 used to pass.
+        try DurationParser.validate(seconds: 1e-6)
+        #expect(throws: CountdownError.durationTooShort("1e-09")) { try DurationParser.validate(seconds: 1e-9) }
+        // The smallest subnormal Double, 5e-324.
+        #expect(throws: CountdownError.durationTooShort("5e-324")) {
+            try DurationParser.validate(seconds: .leastNonzeroMagnitude)
+        }
         #expect(throws: CountdownError.durationOutOfRange("0")) { try DurationParser.validate(seconds: 0) }
         #expect(throws: CountdownError.durationOutOfRange("-2")) { try DurationParser.validate(seconds: -2) }
         #expect(throws: CountdownError.durationOutOfRange("1.5e+20")) { try DurationParser.validate(seconds: 1.5e20) }
