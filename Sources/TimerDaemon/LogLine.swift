@@ -70,12 +70,14 @@ enum LogLine: Equatable, Sendable {
     /// - Returns: the lines, each prefixed and ending in a newline.
     /// - Complexity: O(n) in the length of `text`.
     func render(_ text: String, seconds: Int, milliseconds: Int) -> String {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let prefix =
             switch self {
-            case .journal: "<\(LogLine.priority(of: lines.first ?? ""))>"
+            case .journal: "<\(LogLine.priority(of: LogLine.firstLine(of: text)))>"
             case .timestamped: LogLine.timestamp(seconds: seconds, milliseconds: milliseconds) + " "
             }
+        // One line (every event line of the daemon): no splitting, one string built once.
+        if !text.utf8.contains(UInt8(ascii: "\n")) { return prefix + text + "\n" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var result = ""
         for line in lines {
             result += prefix
@@ -92,15 +94,36 @@ enum LogLine: Equatable, Sendable {
     ///   - milliseconds: 0...999.
     /// - Returns: the text; the proleptic Gregorian calendar, as `gmtime_r(3)` computes it.
     static func timestamp(seconds: Int, milliseconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return "\(seconds).\(padded(milliseconds, 3))" }
-        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-"
-            + "\(padded(Int(parts.tm_mday), 2))T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):"
-            + "\(padded(Int(parts.tm_sec), 2)).\(padded(milliseconds, 3))Z"
+        // The date and time of day change once a second: formatted once per second and reused, so
+        // that a busy daemon's event lines cost one small concatenation each (docs/performance.md).
+        let head = secondCache.withLock { cache -> String in
+            if cache.seconds != seconds { cache = (seconds, dateAndTime(seconds: seconds)) }
+            return cache.text
+        }
+        let millis =
+            milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return head + "." + millis + "Z"
     }
 
-    /// `value` in decimal, zero-padded on the left to `width` digits.
+    /// The last second formatted by ``timestamp(seconds:milliseconds:)`` and its text.
+    private static let secondCache = Mutex<(seconds: Int, text: String)>((Int.min, ""))
+
+    /// `2026-12-01T05:40:00` for `seconds` since the epoch (UTC, `gmtime_r(3)`); the seconds
+    /// themselves when `gmtime_r` cannot represent them.
+    private static func dateAndTime(seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return "\(seconds)" }
+        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-"
+            + "\(padded(Int(parts.tm_mday), 2))T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):"
+            + "\(padded(Int(parts.tm_sec), 2))"
+    }
+
+    /// The text up to its first newline.
+    static func firstLine(of text: String) -> Substring {
+        text.firstIndex(of: "\n").map { text[..<$0] } ?? text[...]
+    }
+
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
@@ -121,7 +144,7 @@ enum LogLine: Equatable, Sendable {
     ///
     /// - Parameter text: one or more lines, without a final newline.
     static func write(_ text: String) {
-        let priority = priority(of: text.split(separator: "\n", maxSplits: 1).first ?? "")
+        let priority = priority(of: firstLine(of: text))
         guard priority <= threshold.load(ordering: .relaxed) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
