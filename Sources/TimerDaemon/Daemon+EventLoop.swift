@@ -16,6 +16,9 @@ extension Daemon {
     /// - Returns: 0, or 1 when `epoll_wait` failed.
     func runLoop() -> Int32 {
         var status: Int32 = 0
+        // Log lines of one turn go out together at its end (LogLine.flush), and at once after the loop.
+        LogLine.setBuffering(true)
+        defer { LogLine.setBuffering(false) }
         while isRunning {
             rearmTimer()
             let events: [(token: UInt64, events: Epoll.Events)]
@@ -41,6 +44,7 @@ extension Daemon {
             closeIdleConnections()
             checkIdle()
             systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
+            LogLine.flush()
         }
         return status
     }

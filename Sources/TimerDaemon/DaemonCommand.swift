@@ -53,7 +53,8 @@ public enum DaemonCommand {
     /// ``LogLine``: a journal priority `<N>` when stderr is the journal, else an ISO 8601 time.
     static func printError(_ line: String) {
         let text =
-            line.hasPrefix("timerd: ") || line.hasPrefix("Error: ") || line.hasPrefix("WARNING: ")
+            line.utf8.starts(with: "timerd: ".utf8) || line.utf8.starts(with: "Error: ".utf8)
+                || line.utf8.starts(with: "WARNING: ".utf8)
             ? line : "timerd: " + line
         LogLine.write(text)
     }

@@ -52,9 +52,16 @@ enum LogLine: Equatable, Sendable {
     /// - Parameter line: one line, without its newline.
     /// - Returns: 3, 4 or 6.
     static func priority(of line: Substring) -> Int {
-        let text = line.hasPrefix("timerd: ") ? line.dropFirst("timerd: ".count) : line
-        if text.hasPrefix("error:") || text.hasPrefix("Error:") || text.hasPrefix("cannot start:") { return 3 }
-        if text.hasPrefix("WARNING:") || text.hasPrefix("warning:") { return 4 }
+        // Byte comparisons: the prefixes are ASCII, and String.hasPrefix's Unicode comparison was
+        // a visible cost of every event line (docs/performance.md).
+        var text = line.utf8[...]
+        if text.starts(with: "timerd: ".utf8) { text = text.dropFirst(8) }
+        if text.starts(with: "error:".utf8) || text.starts(with: "Error:".utf8)
+            || text.starts(with: "cannot start:".utf8)
+        {
+            return 3
+        }
+        if text.starts(with: "WARNING:".utf8) || text.starts(with: "warning:".utf8) { return 4 }
         return 6
     }
 
@@ -94,23 +101,14 @@ enum LogLine: Equatable, Sendable {
     ///   - milliseconds: 0...999.
     /// - Returns: the text; the proleptic Gregorian calendar, as `gmtime_r(3)` computes it.
     static func timestamp(seconds: Int, milliseconds: Int) -> String {
-        // The date and time of day change once a second: formatted once per second and reused, so
-        // that a busy daemon's event lines cost one small concatenation each (docs/performance.md).
-        let head = secondCache.withLock { cache -> String in
-            if cache.seconds != seconds { cache = (seconds, dateAndTime(seconds: seconds)) }
-            return cache.text
-        }
         let millis =
             milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return head + "." + millis + "Z"
+        return dateAndTime(seconds: seconds) + "." + millis + "Z"
     }
-
-    /// The last second formatted by ``timestamp(seconds:milliseconds:)`` and its text.
-    private static let secondCache = Mutex<(seconds: Int, text: String)>((Int.min, ""))
 
     /// `2026-12-01T05:40:00` for `seconds` since the epoch (UTC, `gmtime_r(3)`); the seconds
     /// themselves when `gmtime_r` cannot represent them.
-    private static func dateAndTime(seconds: Int) -> String {
+    static func dateAndTime(seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         guard gmtime_r(&time, &parts) != nil else { return "\(seconds)" }
@@ -121,7 +119,9 @@ enum LogLine: Equatable, Sendable {
 
     /// The text up to its first newline.
     static func firstLine(of text: String) -> Substring {
-        text.firstIndex(of: "\n").map { text[..<$0] } ?? text[...]
+        // Searched in the UTF-8 bytes, not Characters (a newline is one ASCII byte).
+        guard let newline = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return text[...] }
+        return text[..<newline]
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {
@@ -144,11 +144,86 @@ enum LogLine: Equatable, Sendable {
     ///
     /// - Parameter text: one or more lines, without a final newline.
     static func write(_ text: String) {
-        let priority = priority(of: firstLine(of: text))
+        let first = firstLine(of: text)
+        let priority = priority(of: first)
         guard priority <= threshold.load(ordering: .relaxed) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let line = current.render(text, seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000))
-        StandardStream.error(line)
+        let seconds = Int(now.tv_sec)
+        let milliseconds = Int(now.tv_nsec / 1_000_000)
+        let isOneTimestampedLine = current == .timestamped && first.endIndex == text.endIndex
+        let ready = pending.withLock { pending -> [UInt8]? in
+            let start = pending.bytes.count
+            if isOneTimestampedLine {
+                // The common case (every event line), appended as bytes: no intermediate strings.
+                pending.appendTimestamp(seconds: seconds, milliseconds: milliseconds)
+                pending.bytes.append(UInt8(ascii: " "))
+                pending.bytes.append(contentsOf: text.utf8)
+                pending.bytes.append(UInt8(ascii: "\n"))
+            } else {
+                pending.bytes.append(
+                    contentsOf: current.render(text, seconds: seconds, milliseconds: milliseconds).utf8)
+            }
+            guard pending.isBuffering else {
+                defer { pending.bytes.removeSubrange(start...) }
+                return Array(pending.bytes[start...])
+            }
+            return pending.bytes.count >= maximumPendingBytes ? pending.take() : nil
+        }
+        if let ready { try? Syscall.writeAll(2, ready) }
+    }
+
+    /// Lines written during one turn of the daemon's loop, sent to stderr in one `write(2)` at the
+    /// end of the turn (``flush()``) instead of one per line: under a burst of requests every start
+    /// logs a line, and a system call per line was the largest single cost of a pipelined start
+    /// (docs/performance.md). At most ``maximumPendingBytes`` wait; a line is never split.
+    private static let pending = Mutex(PendingLines())
+
+    /// The most bytes held before they are written without waiting for the end of the turn: 64 KiB.
+    static let maximumPendingBytes = 65_536
+
+    /// Lines waiting for the end of the loop's turn.
+    struct PendingLines: ~Copyable {
+        /// Whether lines wait for ``LogLine/flush()`` (inside the loop) or are written at once.
+        var isBuffering = false
+        var bytes: [UInt8] = []
+
+        /// The second whose date and time `head` holds (`2026-12-01T05:40:00`), formatted once per second.
+        var headSecond = Int.min
+        var head: [UInt8] = []
+
+        /// Appends `2026-12-01T05:40:00.123Z`: the same text as ``LogLine/timestamp(seconds:milliseconds:)``.
+        mutating func appendTimestamp(seconds: Int, milliseconds: Int) {
+            if headSecond != seconds {
+                headSecond = seconds
+                head = Array(LogLine.dateAndTime(seconds: seconds).utf8)
+            }
+            bytes.append(contentsOf: head)
+            bytes.append(UInt8(ascii: "."))
+            let millis = min(max(milliseconds, 0), 999)
+            bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
+            bytes.append(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(millis % 10))
+            bytes.append(UInt8(ascii: "Z"))
+        }
+
+        /// Hands the held bytes over and keeps the buffer's capacity.
+        mutating func take() -> [UInt8] {
+            defer { bytes.removeAll(keepingCapacity: true) }
+            return bytes
+        }
+    }
+
+    /// Holds lines until ``flush()`` (`true`, while the event loop runs) or writes each at once
+    /// (`false`, the default; turning it off writes what is held).
+    static func setBuffering(_ isBuffering: Bool) {
+        pending.withLock { $0.isBuffering = isBuffering }
+        if !isBuffering { flush() }
+    }
+
+    /// Writes the lines held since the last flush, in one `write(2)`.
+    static func flush() {
+        let ready = pending.withLock { pending -> [UInt8]? in pending.bytes.isEmpty ? nil : pending.take() }
+        if let ready { try? Syscall.writeAll(2, ready) }
     }
 }

@@ -49,6 +49,21 @@ struct LogLineTests {
         #expect(LogLine.timestamp(seconds: 0, milliseconds: 0) == "1970-01-01T00:00:00.000Z")
     }
 
+    @Test("The byte path of event lines writes the same time as timestamp(seconds:milliseconds:)")
+    func bytePathTimestamps() {
+        var pending = LogLine.PendingLines()
+        // The same second twice (the cached date), then the next second and a leap day: each
+        // must read as the string function says, milliseconds zero-padded to three digits.
+        let cases = [(1_796_103_600, 7), (1_796_103_600, 45), (1_796_103_601, 999), (951_782_400, 0)]
+        for (seconds, milliseconds) in cases {
+            pending.bytes.removeAll()
+            pending.appendTimestamp(seconds: seconds, milliseconds: milliseconds)
+            #expect(
+                String(decoding: pending.bytes, as: UTF8.self)
+                    == LogLine.timestamp(seconds: seconds, milliseconds: milliseconds))
+        }
+    }
+
     @Test("Every line of a multi-line message is marked, with the first line's priority")
     func multiLine() {
         let text = "Error: unknown argument \"-x\"\nUsage: timerd [OPTIONS]\nSee 'timerd --help'."
