@@ -59,7 +59,7 @@ enum Terminal {
     static func enterRawMode(_ descriptors: Descriptors) throws(Failure) {
         var saved = termios()
         guard tcgetattr(descriptors.input, &saved) == 0 else { throw .system("tcgetattr", errno) }
-        SavedState.termiosValue = saved
+        SavedState.termios.pointee = saved
         SavedState.inputFD = descriptors.input
         SavedState.outputFD = descriptors.output
         SavedState.isRaw = true
@@ -82,8 +82,7 @@ enum Terminal {
     static func restore() {
         guard SavedState.isRaw else { return }
         SavedState.isRaw = false
-        var saved = SavedState.termiosValue
-        _ = tcsetattr(SavedState.inputFD, TCSAFLUSH, &saved)
+        _ = tcsetattr(SavedState.inputFD, TCSAFLUSH, SavedState.termios)
         write(SavedState.outputFD, "\u{1B}[?25h\u{1B}[?1049l")
     }
 
@@ -159,8 +158,7 @@ enum Terminal {
         action.__sigaction_handler.sa_handler = { signal in
             // Async-signal-safe only: tcsetattr, write, _exit.
             if SavedState.isRaw {
-                var saved = SavedState.termiosValue
-                _ = tcsetattr(SavedState.inputFD, TCSAFLUSH, &saved)
+                _ = tcsetattr(SavedState.inputFD, TCSAFLUSH, SavedState.termios)
                 SavedState.leaveScreen.withUnsafeBufferPointer { buffer in
                     _ = Glibc.write(SavedState.outputFD, buffer.baseAddress, buffer.count)
                 }
@@ -181,7 +179,15 @@ enum Terminal {
 /// Plain globals, because a signal handler is a C function that cannot capture; `nonisolated(unsafe)` because the
 /// only concurrent reader is a signal handler on the same thread, which Swift's model does not describe.
 enum SavedState {
-    nonisolated(unsafe) static var termiosValue = termios()
+    /// The saved mode, in a heap cell the signal handlers read through a pointer. (A global `termios`
+    /// variable was reported by AddressSanitizer as 57 bytes while `termios` is 60, so copying it
+    /// overflowed in the sanitized build; a pointer to an allocation of `MemoryLayout<termios>.size`
+    /// has no such question.) Touched first by `enterRawMode`, before any handler is installed.
+    nonisolated(unsafe) static let termios: UnsafeMutablePointer<Glibc.termios> = {
+        let cell = UnsafeMutablePointer<Glibc.termios>.allocate(capacity: 1)
+        cell.initialize(to: Glibc.termios())
+        return cell
+    }()
     nonisolated(unsafe) static var inputFD: Int32 = 0
     nonisolated(unsafe) static var outputFD: Int32 = 1
     nonisolated(unsafe) static var isRaw = false
