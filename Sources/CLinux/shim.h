@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <spawn.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 /// `struct ucred` of man unix(7), returned by getsockopt(SO_PEERCRED).
 struct timerd_ucred {
@@ -30,4 +32,13 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flag
 /// posix_spawn_file_actions_addclosefrom_np(3), glibc ≥ 2.34, declared only under _GNU_SOURCE:
 /// the child closes every descriptor from `from` up, so a spawned daemon inherits none of ours.
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+/// posix_spawn_file_actions_addchdir_np(3), glibc ≥ 2.29, declared only under _GNU_SOURCE: the
+/// child changes to `path` before it execs (an on-finish action's working directory).
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+
+/// pidfd_open(2) (Linux ≥ 5.3) through syscall(2), so that no newer glibc is needed: a descriptor
+/// that becomes readable when process `pid` exits. Returns -1 with errno set on failure.
+static inline int timerd_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
 #endif

@@ -24,7 +24,7 @@ extension CommandTable {
             start, command("stop", "stop (cancel) a timer", Discussion.stop),
             command("pause", "pause a running timer", Discussion.pause),
             command("resume", "resume a paused timer", Discussion.resume), status,
-            command("wait", "wait until a timer ends (exit 0 finished, 1 stopped)", Discussion.wait),
+            wait,
             CommandSpec(
                 "ping", usages: [Usage([], summary: "check that timerd answers")],
                 discussion: "Check that timerd answers; print its version, protocol version and pid."),
@@ -168,6 +168,11 @@ extension CommandTable {
             minuteInterval(help: "floor a local --at time's minute to a multiple of N (N divides 60, 1 to 30)"),
             OptionSpec(
                 ["--pick"], help: "choose the end time in the terminal date picker ('timerctl pick'); same as --at -"),
+            OptionSpec(
+                ["--exec"],
+                .value(ValueSpec("CMD", help: "a command line for /bin/sh -c; quote it as one argument.")),
+                repetition: .rejected, help: "have timerd run CMD with /bin/sh -c when the timer finishes"),
+            OptionSpec(["--notify"], help: "have timerd show a desktop notification (notify-send) when it finishes"),
         ],
         usages: [
             Usage(
@@ -195,7 +200,31 @@ extension CommandTable {
             A local time that a daylight-saving change skips moves forward by the length of
             the gap (02:30 -> 03:30); one that occurs twice means the first occurrence.
             timerctl prints the instant it chose.
+            --exec CMD and --notify are on-finish actions, run by timerd as your user when the
+            timer finishes (also when it ended while timerd was down), never when it is
+            stopped, and at most once. CMD runs in this directory with PATH, HOME, USER,
+            LOGNAME, LANG, LANGUAGE, LC_*, TZ, DISPLAY, WAYLAND_DISPLAY,
+            DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR as timerctl had them, plus
+            TIMER_ID, TIMER_NAME, TIMER_EVENT (finished or missed) and TIMER_DURATION
+            (seconds); its output goes to timerd's log; it is stopped after 60 s (timerd
+            --action-timeout). A system-wide timerd refuses actions from other users: use
+            your per-user timerd for them. See docs/actions.md.
             """)
+
+    private static let wait = CommandSpec(
+        "wait", arguments: [timer],
+        options: [
+            OptionSpec(["--bell"], help: "ring the terminal bell when the timer finishes"),
+            OptionSpec(
+                ["--message"], .value(ValueSpec("TEXT")), repetition: .rejected,
+                help: "print TEXT when the timer finishes"),
+        ],
+        usages: [
+            Usage(
+                [.argument("ID|NAME"), .option("--bell", isOptional: true), .option("--message", isOptional: true)],
+                summary: "wait until a timer ends (exit 0 finished, 1 stopped)")
+        ],
+        discussion: Discussion.wait)
 
     private static let status = CommandSpec(
         "status", arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .optional)],
@@ -220,7 +249,9 @@ private enum Discussion {
     static let resume = "Resume a paused timer from where it was paused."
     static let wait = """
         Wait until the timer ends. Exit 0 when it finished, 1 when it was stopped.
-        On a terminal, a progress bar is drawn on stderr.
+        On a terminal, a progress bar is drawn on stderr. When the timer finishes and
+        standard output is a terminal, --message TEXT prints TEXT and --bell rings the
+        terminal bell (nothing when it was stopped, or when output is not a terminal).
         """
     static let completion = """
         Print a completion script for SHELL (bash, zsh or fish), generated from timerctl's own

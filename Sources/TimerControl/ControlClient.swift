@@ -285,9 +285,10 @@ extension String {
 struct StartParams: RequestParams, Sendable {
     var durations: [Double]
     var name: String?
+    var action: ActionRequest?
     var jsonMembers: [String] {
         [#""durations":["# + durations.map(RequestJSON.number).joined(separator: ",") + "]"]
-            + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? [])
+            + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? []) + (action.map { [$0.jsonMember] } ?? [])
     }
 }
 
@@ -296,8 +297,10 @@ struct StartAtParams: RequestParams, Sendable {
     var timeZone: String?
     var minuteInterval: Int?
     var name: String?
+    var action: ActionRequest?
     var jsonMembers: [String] {
         var members = [#""at":"# + RequestJSON.string(at)]
+        if let action { members.append(action.jsonMember) }
         if let timeZone { members.append(#""timeZone":"# + RequestJSON.string(timeZone)) }
         if let minuteInterval { members.append(#""minuteInterval":"# + String(minuteInterval)) }
         if let name { members.append(#""name":"# + RequestJSON.string(name)) }

@@ -15,6 +15,13 @@ public protocol ControlOutput {
     var stdoutIsColorTerminal: Bool { get }
     /// Whether standard error is a terminal, so a live progress bar may be redrawn there.
     var stderrIsTerminal: Bool { get }
+    /// Whether standard output is a terminal (colour or not): where `wait --bell/--message` go.
+    var stdoutIsTerminal: Bool { get }
+}
+
+extension ControlOutput {
+    /// By default the same as ``stdoutIsColorTerminal``.
+    public var stdoutIsTerminal: Bool { stdoutIsColorTerminal }
 }
 
 /// The process's real standard streams.
@@ -31,6 +38,9 @@ public struct StandardOutput: ControlOutput {
     public var stdoutIsColorTerminal: Bool {
         isatty(1) == 1 && ProcessEnvironment.value("NO_COLOR") == nil && ProcessEnvironment.value("TERM") != "dumb"
     }
+
+    /// `isatty(1)`.
+    public var stdoutIsTerminal: Bool { isatty(1) == 1 }
 
     /// `isatty(2)` and not `TERM=dumb`.
     public var stderrIsTerminal: Bool { isatty(2) == 1 && ProcessEnvironment.value("TERM") != "dumb" }
@@ -115,6 +125,12 @@ public enum ControlCommand {
                 throw .usage(error.description, verb: verb)
             }
         }
+        let action =
+            verb == .start && (options.exec != nil || options.notify)
+            ? ActionRequest.make(
+                options, environment: ProcessEnvironment.current(),
+                workingDirectory: try ActionRequest.currentDirectory())
+            : nil
         if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
@@ -130,7 +146,7 @@ public enum ControlCommand {
             if let deadline {
                 let params = StartAtParams(
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
-                    name: options.name)
+                    name: options.name, action: action)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
@@ -138,10 +154,11 @@ public enum ControlCommand {
                     output.out(deadline.confirmation(for: timer))
                 }
             } else {
-                let params = StartParams(durations: durations, name: options.name)
+                let params = StartParams(durations: durations, name: options.name, action: action)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }
+            if let warning = action?.notifyWarning(isExecutable: { access($0, X_OK) == 0 }) { output.err(warning) }
         case .stop, .pause, .resume:
             let method: RPCMethod = verb == .stop ? .timerStop : verb == .pause ? .timerPause : .timerResume
             let timer = try client.call(method, TimerParams(timer: options.arguments[0]), as: TimerInfo.self)
@@ -163,6 +180,10 @@ public enum ControlCommand {
         case .wait:
             let timer = try wait(client, target: options.arguments[0], output: &output)
             try emit(timer, verb: verb, options: options, output: &output)
+            output.out(
+                FinishAnnouncement.text(
+                    state: timer.state, bell: options.bell, message: options.message,
+                    isTerminal: output.stdoutIsTerminal))
             return timer.state == .finished ? 0 : 1
         case .ping:
             let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)

@@ -19,6 +19,14 @@ public struct ControlOptions: Sendable, Equatable {
     public var pick = false
     /// The options of `pick`, as given (`["--mode", "time", …]`), passed on to the picker executable.
     public var pickerArguments: [String] = []
+    /// `--exec CMD` for `start`: a command timerd runs with `/bin/sh -c` when the timer finishes.
+    public var exec: String?
+    /// `--notify` for `start`: a desktop notification when the timer finishes.
+    public var notify = false
+    /// `--bell` for `wait`: ring the terminal bell when the timer finishes.
+    public var bell = false
+    /// `--message TEXT` for `wait`: print TEXT when the timer finishes.
+    public var message: String?
     /// `--all` for `status`: include ended timers.
     public var all = false
     /// `--socket PATH`: talk to this socket, never autostart.
@@ -86,6 +94,14 @@ public struct ControlOptions: Sendable, Equatable {
         case "--name": name = value
         case "--at": at = value
         case "--pick": pick = true
+        case "--exec":
+            guard !value.isEmpty else {
+                throw .usage("--exec needs a command, such as --exec 'paplay bell.oga'", verb: verb)
+            }
+            exec = value
+        case "--notify": notify = true
+        case "--bell": bell = true
+        case "--message": message = value
         case "--mode", "--min", "--max", "--locale", "--calendar": pickerArguments += [longName, value]
         case "--minute-interval" where verb == .pick: pickerArguments += [longName, value]
         case "--minute-interval":
@@ -107,6 +123,10 @@ public struct ControlOptions: Sendable, Equatable {
         if options.all && verb != .status { throw .usage(onlyFor("--all"), verb: verb) }
         if options.at != nil && verb != .start { throw .usage(onlyFor("--at"), verb: verb) }
         if options.pick && verb != .start { throw .usage(onlyFor("--pick"), verb: verb) }
+        if options.exec != nil && verb != .start { throw .usage(onlyFor("--exec"), verb: verb) }
+        if options.notify && verb != .start { throw .usage(onlyFor("--notify"), verb: verb) }
+        if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
+        if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
         if options.pick && options.at != nil {
             throw .usage("'start' takes --pick or --at TIME, not both (--at - is --pick)", verb: verb)
         }

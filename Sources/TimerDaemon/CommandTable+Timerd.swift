@@ -45,6 +45,13 @@ extension CommandTable {
                     (default 10)
                     """),
             OptionSpec(
+                ["--action-timeout"], .value(ValueSpec("SECONDS", .number)),
+                help: """
+                    stop an on-finish action (start --exec, --notify) after
+                    SECONDS: SIGTERM to its process group, SIGKILL 2 s later
+                    (default 60)
+                    """),
+            OptionSpec(
                 ["--max-connections"], .value(ValueSpec("N", .number)),
                 help: "most concurrent clients (default 1024; overrides the file)"),
             OptionSpec(

@@ -35,10 +35,11 @@ extension Daemon {
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
-                default: serve(token, ready)
+                default: if !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
+            enforceActionTimeouts()
             commit()
             expirePartialLines()
             closeIdleConnections()
@@ -157,6 +158,7 @@ extension Daemon {
     /// is answered `-32603` with the reason; other replies go out as they are, and the connections
     /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
     func commit() {
+        collectDueActions()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
         if stateIsDirty, !heldReplies.isEmpty || now >= (commitRetry?.at ?? 0) {
@@ -168,7 +170,11 @@ extension Daemon {
                 syncIsNeeded = false
                 if commitRetry != nil { log("saving state to \(store.location) works again") }
                 commitRetry = nil
+                startCommittedActions()
             } catch {
+                // The runs were not recorded: the engine is rebuilt from the durable state, which
+                // schedules them again when their timers end again.
+                actionsAwaitingCommit.removeAll()
                 rollBack(after: error, now: now)
             }
         }
@@ -220,6 +226,7 @@ extension Daemon {
         }
         if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
         if stateIsDirty, let retry = commitRetry { next = min(next ?? .max, retry.at) }
+        if let action = nextActionDeadline() { next = min(next ?? .max, action) }
         let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)

@@ -69,6 +69,12 @@ public final class Daemon {
     let socketClaim: SocketFileClaim?
     let reserve: DescriptorReserve
     var isOutOfDescriptors = false
+    /// On-finish action runs recorded as running, started once that record is durable (Daemon+Actions.swift).
+    var actionsAwaitingCommit: [TimerEngine.DueAction] = []
+    /// The action processes running, by the epoll token of their pidfd.
+    var runningActions: [UInt64: RunningAction] = [:]
+    /// The epoll token of each running action's output pipe → the token of its pidfd.
+    var actionOutputTokens: [UInt64: UInt64] = [:]
 
     /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
     ///
@@ -102,10 +108,21 @@ public final class Daemon {
             historyMaximumAge: config.historyMaxAgeSeconds)
         for note in saved.notes { log(note) }
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
+        // A run recorded as started by a daemon that then stopped is not run again (at most once).
+        for (id, kind) in engine.interruptUnfinishedActionRuns() {
+            log("warning: the \(kind.rawValue) action of timer \(id) was running when timerd stopped; not run again")
+        }
+        // Runs of timers missed while down are recorded by this synchronous commit, then started by run().
+        actionsAwaitingCommit = engine.takeDueActions()
         try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
         service.daemonUID = getuid()
+        // Actions run as this process's user, so only that user may ask for them (docs/actions.md).
+        service.actionUID = geteuid()
+        service.programLocator = { program, searchPath in
+            ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
+        }
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
@@ -162,12 +179,16 @@ public final class Daemon {
     public func run() -> Int32 {
         log("listening on \(socketPath) (pid \(getpid()), version \(ServiceVersion.version))")
         systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
+        startCommittedActions()
         var status = runLoop()
         listener = nil
         if let socketClaim, !socketClaim.removeSocketFile() {
             log("left \(socketPath) alone: it is gone or no longer the socket this timerd bound")
         }
         for connection in connections.values { close(connection) }
+        if !runningActions.isEmpty {
+            log("leaving \(runningActions.count) on-finish action\(runningActions.count == 1 ? "" : "s") running")
+        }
         do {
             try store.close(service.engine.snapshot)
         } catch {

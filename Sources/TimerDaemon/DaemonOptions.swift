@@ -15,6 +15,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var exitWhenIdleSeconds: Double?
     /// Seconds a client may take to complete a started request line (default 10).
     public var requestTimeoutSeconds: Double = 10
+    /// `--action-timeout`: seconds an on-finish action may run before its process group gets
+    /// `SIGTERM` (and `SIGKILL` 2 s later); default 60 (docs/actions.md).
+    public var actionTimeoutSeconds: Double = 60
     /// `--max-connections`: the most concurrent client connections; `nil` takes ``DaemonConfig``'s
     /// `max_connections` (default 1,024).
     public var maximumConnections: Int?
@@ -146,6 +149,7 @@ public struct DaemonOptions: Sendable, Equatable {
         case "--config": configPath = text
         case "--exit-when-idle": exitWhenIdleSeconds = try positive()
         case "--request-timeout": requestTimeoutSeconds = try positive()
+        case "--action-timeout": actionTimeoutSeconds = try positive()
         case "--max-connections": maximumConnections = try count()
         case "--max-timers-per-user": timersPerUser = try count()
         case "--max-connections-per-user": maximumConnectionsPerUser = try count()

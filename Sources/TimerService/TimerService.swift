@@ -54,6 +54,13 @@ public struct TimerService: Sendable {
         self.pid = pid
     }
 
+    /// The uid on-finish actions run as (the daemon's effective uid), accepted only from that
+    /// requester; `nil` (the default) refuses every action (``action(_:context:)``).
+    public var actionUID: UInt32?
+    /// Finds a program in a `PATH` (the daemon installs one that checks the file system), for the
+    /// `--notify` warning; `nil` finds nothing.
+    public var programLocator: (@Sendable (_ program: String, _ searchPath: String) -> String?)?
+
     /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
     /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
     /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
@@ -174,7 +181,7 @@ public struct TimerService: Sendable {
     /// `timer.wait` whose timer ended gets its reply.
     ///
     /// - Returns: the replies to send, in the order the events happened.
-    private mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
+    mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
         var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
         for event in engine.takeEvents() {
             for delivery in subscriptions.deliveries(for: event) {
@@ -213,7 +220,8 @@ public struct TimerService: Sendable {
     ) throws -> RunResult {
         switch method {
         case .timerStart:
-            try Self.allowOnly(["at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: method)
+            try Self.allowOnly(
+                ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: method)
             let name: String?
             switch params["name"] {
             case .none, .some(.null): name = nil
@@ -221,16 +229,20 @@ public struct TimerService: Sendable {
             case .some(let other): throw Self.typeError("name", "a string", other, method)
             }
             let quota = context.seesAll ? nil : quota
+            let action = try self.action(params["action"], context: context)
+            let actionText = action.map { "; " + actionNote($0) } ?? ""
             if let (deadline, resolution) = try absoluteDeadline(params) {
-                let snapshot = try engine.start(at: deadline, name: name, owner: context.uid, quota: quota)
-                let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))"
+                let snapshot = try engine.start(
+                    at: deadline, name: name, owner: context.uid, quota: quota, action: action)
+                let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
                 return .result(try json(snapshot, resolvedAt: resolution), changed: true, event: event)
             }
             let durations = try Self.durations(params["durations"])
-            let snapshot = try engine.start(durations: durations, name: name, owner: context.uid, quota: quota)
+            let snapshot = try engine.start(
+                durations: durations, name: name, owner: context.uid, quota: quota, action: action)
             let event =
                 "started timer \(snapshot.label), "
-                + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
+                + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ") + actionText
             return .result(try json(snapshot), changed: true, event: event)
         case .timerStop:
             let reference = try Self.timerReference(params, method)

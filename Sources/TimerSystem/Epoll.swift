@@ -41,6 +41,18 @@ public final class Epoll {
         try control(EPOLL_CTL_ADD, watched.rawValue, interest, token)
     }
 
+    /// Starts watching a descriptor by number, for one that sits in an optional (an owned
+    /// descriptor that may be closed early, as ``ChildProcess/outputDescriptor`` is).
+    ///
+    /// - Parameters:
+    ///   - rawDescriptor: an open descriptor that its owner keeps open while watched.
+    ///   - interest: what to report.
+    ///   - token: the value ``wait(timeoutMilliseconds:)`` reports for it.
+    /// - Throws: ``SystemError`` from `epoll_ctl`.
+    public func add(rawDescriptor: Int32, interest: Events, token: UInt64) throws(SystemError) {
+        try control(EPOLL_CTL_ADD, rawDescriptor, interest, token)
+    }
+
     /// Changes what `watched` is watched for.
     ///
     /// - Parameters:

@@ -53,6 +53,8 @@ public struct TimerEngine: Sendable {
     var liveTotal = 0
     /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
     var events: [TimerEvent] = []
+    /// On-finish action runs not yet taken by the owner (``takeDueActions()``).
+    var dueActions: [DueAction] = []
     /// Whether the engine keeps ``TimerEvent``s for its owner; `discarded` (the default) costs nothing.
     ///
     /// Switching it reschedules the running timers, O(n): with events, a group also wakes the engine
@@ -94,15 +96,16 @@ public struct TimerEngine: Sendable {
     ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
+    ///   - action: what to do when it finishes (``TimerAction``; its runs must be empty), or `nil`.
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
     ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
     public mutating func start(
-        durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
+        durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
     ) throws(CountdownError) -> TimerSnapshot {
-        try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota)
+        try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota, action: action)
     }
 
     /// Starts a timer that ends at a wall-clock instant (`timerctl start --at`).
@@ -117,18 +120,20 @@ public struct TimerEngine: Sendable {
     ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
+    ///   - action: what to do when it finishes (``TimerAction``), or `nil`.
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
     ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
     public mutating func start(
-        at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil
+        at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
     ) throws(CountdownError) -> TimerSnapshot {
         let wall = clock.wallNow()
         let seconds = deadline.timeIntervalSince(wall)
         guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
             throw .deadlineOutOfRange(ISO8601.string(from: deadline), now: ISO8601.string(from: wall))
         }
-        return try start(durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota)
+        return try start(
+            durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota, action: action)
     }
 
     /// Recomputes the boot-time deadline of every running timer started with an absolute deadline,
@@ -159,7 +164,7 @@ public struct TimerEngine: Sendable {
     }
 
     private mutating func start(
-        durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?
+        durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?
     ) throws(CountdownError) -> TimerSnapshot {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
@@ -183,7 +188,8 @@ public struct TimerEngine: Sendable {
             id: id, name: name, durations: durations,
             segmentNanoseconds: durations.map { max(1, Int64(($0 * 1e9).rounded())) }, state: .running,
             accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
-            endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline)
+            endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline,
+            extensions: action.map { [.action($0)] } ?? [])
         timers[id] = record
         liveTotal += 1
         liveByOwner[owner, default: 0] += 1
@@ -352,6 +358,7 @@ public struct TimerEngine: Sendable {
         record.runStart = nil
         record.runStartWall = nil
         record.endedAt = wall
+        if state == .finished { scheduleActions(of: &record, trigger: kind == .missed ? .missed : .finished) }
         timers[id] = record
         queue.remove(id)
         if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {

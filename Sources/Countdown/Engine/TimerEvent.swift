@@ -28,6 +28,8 @@ public struct TimerEvent: Sendable, Hashable {
         case stopped
         /// The timer's end passed while no engine ran; it was finished when the state was restored.
         case missed
+        /// An on-finish action run ended (``TimerEngine/recordActionOutcome(timer:kind:outcome:)``).
+        case action(ActionReport)
 
         /// The kind without its payload, for filters.
         public var name: Name {
@@ -39,6 +41,7 @@ public struct TimerEvent: Sendable, Hashable {
             case .finished: return .finished
             case .stopped: return .stopped
             case .missed: return .missed
+            case .action: return .action
             }
         }
     }
@@ -59,6 +62,31 @@ public struct TimerEvent: Sendable, Hashable {
         case stopped
         /// ``Kind/missed``.
         case missed
+        /// ``Kind/action(_:)``.
+        case action
+    }
+
+    /// How an on-finish action run ended: the payload of ``Kind/action(_:)``, on the wire
+    /// `{"action":{"kind":"exec","status":0,"trigger":"finished","outcome":"exited"}}`.
+    public struct ActionReport: Sendable, Hashable {
+        /// What ran.
+        public var kind: TimerAction.Kind
+        /// The event it followed.
+        public var trigger: TimerAction.Trigger
+        /// How it ended (``ActionRun/Outcome/status`` is the wire's `status`).
+        public var outcome: ActionRun.Outcome
+
+        /// Creates a report.
+        ///
+        /// - Parameters:
+        ///   - kind: what ran.
+        ///   - trigger: the event it followed.
+        ///   - outcome: how it ended.
+        public init(kind: TimerAction.Kind, trigger: TimerAction.Trigger, outcome: ActionRun.Outcome) {
+            self.kind = kind
+            self.trigger = trigger
+            self.outcome = outcome
+        }
     }
 
     /// What happened.

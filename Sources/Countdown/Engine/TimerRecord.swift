@@ -43,9 +43,13 @@ public struct TimerRecord: Sendable, Hashable {
     public var createdAt: Date
     /// Wall-clock start time.
     public var startedAt: Date
+    /// What the timer carries beyond these fields (an on-finish ``action``), persisted in the
+    /// store's extension trailer; empty for most timers (an empty array allocates nothing).
+    public var extensions: [TimerExtension]
     // The optional instants are stored without Optional's tag byte, which would pad each to 16
     // bytes: `Int64.min` and `UInt64.max` (a NaN no date arithmetic produces) stand for nil.
-    // With the fields ordered by size, a record takes 104 bytes instead of 136 (docs/performance.md).
+    // With the fields ordered by size, a record takes 104 bytes instead of 136 (docs/performance.md);
+    // `extensions` adds one array reference: 112 bytes.
     private var runStartNanoseconds: Int64
     private var runStartWallBits: UInt64
     private var endedAtBits: UInt64
@@ -84,11 +88,12 @@ public struct TimerRecord: Sendable, Hashable {
         date.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? absent
     }
 
-    /// Creates a record; the durations in seconds and in nanoseconds must have the same count.
+    /// Creates a record; the durations in seconds and in nanoseconds must have the same count;
+    /// `extensions` are the data of ``extensions`` (none by default).
     public init(
         id: UInt64, name: String?, durations: [Double], segmentNanoseconds: [Int64], state: TimerState,
         accumulatedNanoseconds: Int64, runStart: BootInstant?, runStartWall: Date?, createdAt: Date, startedAt: Date,
-        endedAt: Date?, missed: Bool, owner: UInt32, wallDeadline: Date?
+        endedAt: Date?, missed: Bool, owner: UInt32, wallDeadline: Date?, extensions: [TimerExtension] = []
     ) {
         self.id = id
         self.name = name
@@ -99,6 +104,7 @@ public struct TimerRecord: Sendable, Hashable {
         self.accumulatedNanoseconds = accumulatedNanoseconds
         self.createdAt = createdAt
         self.startedAt = startedAt
+        self.extensions = extensions
         self.runStartNanoseconds = runStart?.nanoseconds ?? .min
         self.runStartWallBits = Self.bits(runStartWall)
         self.endedAtBits = Self.bits(endedAt)

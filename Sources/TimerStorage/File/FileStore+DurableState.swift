@@ -25,7 +25,7 @@ extension FileStore {
                     let end = min(bytes.count, journal.size)
                     while offset < end,
                         case .record(let kind, let payload, let next) = RecordFormat.parse(bytes, at: offset),
-                        next <= end, let entry = try? RecordPayload.decodeEntry(kind, payload)
+                        next <= end, let entry = try? RecordPayload.decodeEntry(kind, payload, version: journal.version)
                     {
                         entries.append(entry)
                         offset = next

@@ -186,7 +186,7 @@ final class Journal {
         }
         func decode(_ parsed: RecordFormat.Parsed) -> (JournalEntry, next: Int)? {
             guard case .record(let kind, let payload, let next) = parsed,
-                let entry = try? RecordPayload.decodeEntry(kind, payload)
+                let entry = try? RecordPayload.decodeEntry(kind, payload, version: version)
             else { return nil }
             return (entry, next)
         }

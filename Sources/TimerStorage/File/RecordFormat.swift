@@ -7,7 +7,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 0–7 | magic: `TMRDJRNL` (journal) or `TMRDSNAP` (snapshot) |
-/// | 8–11 | format version, `UInt32`: 3 (binary payloads with the id high-water mark), or 2 |
+/// | 8–11 | format version, `UInt32`: 4 (timers with the extension trailer), 3 (binary payloads with the id high-water mark), or 2 |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
 /// Record, 9 bytes of header and the payload:
@@ -22,12 +22,12 @@
 /// The length is inside the checksum, so a damaged length is caught like damaged data.
 enum RecordFormat {
     /// The format version this code writes: binary payloads whose begin and snapshot records carry
-    /// the id high-water mark (``RecordPayload``).
-    static let version: UInt32 = 3
-    /// The format versions this code reads: 3, and 2 (no high-water mark; upgraded by the first
-    /// compaction). Version 1 (JSON payloads) was written only by development builds before the
+    /// the id high-water mark, and whose timers end with the extension trailer (``RecordPayload``).
+    static let version: UInt32 = 4
+    /// The format versions this code reads: 4, 3 (no extension trailer) and 2 (no high-water mark
+    /// either); an older file is upgraded by the first compaction. Version 1 (JSON payloads) was written only by development builds before the
     /// first release and is not read (CHANGELOG.md).
-    static let readableVersions: ClosedRange<UInt32> = 2...3
+    static let readableVersions: ClosedRange<UInt32> = 2...4
     /// Bytes in the file header.
     static let headerSize = 16
     /// Bytes before a record's payload.
@@ -65,7 +65,7 @@ enum RecordFormat {
             case .wrongMagic: return "wrong magic bytes"
             case .badChecksum: return "header checksum mismatch"
             case .unsupportedVersion(let version):
-                return "format version \(version); this timerd reads versions 2 and 3"
+                return "format version \(version); this timerd reads versions 2, 3 and 4"
             }
         }
     }

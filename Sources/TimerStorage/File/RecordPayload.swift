@@ -3,7 +3,9 @@ import Foundation
 
 /// The payloads of journal and snapshot records: what ``RecordFormat`` frames.
 ///
-/// - Version 3 (written and read): binary, little-endian, fixed-width fields with length-prefixed
+/// - Version 4 (written and read): as version 3, with each timer's extension trailer (the
+///   on-finish action, tag 1; `TimerRecord+ExtensionCoding.swift`).
+/// - Version 3 (read): binary, little-endian, fixed-width fields with length-prefixed
 ///   strings and arrays; a timer as `TimerRecord`'s binary form (`TimerRecord+BinaryCoding.swift`).
 ///   - begin: `generation` UInt64, then `bootID` as an optional string (a byte 0 for nil, or 1
 ///     and a UInt32 byte count and UTF-8), then `idHighWater` UInt64 (0 for none: a real mark is at least 1 + the reservation);
@@ -28,7 +30,7 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Writing (format version 3)
+    // MARK: - Writing (format version 4)
 
     /// A begin record's payload.
     static func encode(_ begin: JournalBegin) -> [UInt8] {
@@ -76,7 +78,7 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Reading (format versions 2 and 3)
+    // MARK: - Reading (format versions 2, 3 and 4)
 
     /// Reads a begin record's payload of a file in format `version`.
     ///
@@ -95,11 +97,17 @@ enum RecordPayload {
     /// Reads a change record's payload of kind `kind` (``RecordKind/timer``, ``RecordKind/removed``
     /// or ``RecordKind/nextID``).
     ///
+    /// - Parameter version: the file's format version (a timer of version 4 has its extension trailer).
     /// - Throws: ``Problem``; `nil` for a kind that is no change.
-    static func decodeEntry(_ kind: RecordKind, _ payload: ArraySlice<UInt8>) throws(Problem) -> JournalEntry? {
+    static func decodeEntry(_ kind: RecordKind, _ payload: ArraySlice<UInt8>, version: UInt32 = RecordFormat.version)
+        throws(Problem) -> JournalEntry?
+    {
         switch kind {
         case .timer:
-            return .timer(try binary(payload) { reader throws(BinaryReader.Problem) in try TimerRecord(from: &reader) })
+            return .timer(
+                try binary(payload) { reader throws(BinaryReader.Problem) in
+                    try TimerRecord(from: &reader, version: version)
+                })
         case .removed:
             return .removed(
                 try binary(payload) { reader throws(BinaryReader.Problem) in
@@ -129,7 +137,7 @@ enum RecordPayload {
             let highWater = version >= 3 ? try reader.readUInt64("id high-water mark") : 0
             return SnapshotPayload(
                 bootID: bootID, journalGeneration: generation, idHighWater: highWater == 0 ? nil : highWater,
-                engine: try EngineSnapshot(from: &reader))
+                engine: try EngineSnapshot(from: &reader, version: version))
         }
     }
 

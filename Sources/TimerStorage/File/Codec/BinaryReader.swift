@@ -76,6 +76,28 @@ package struct BinaryReader {
     /// - Throws: ``Problem/truncated(field:offset:needed:)``.
     package mutating func readUInt8(_ field: String) throws(Problem) -> UInt8 { try take(UInt8.self, field) }
 
+    /// 2 bytes, little-endian.
+    ///
+    /// - Parameter field: the field's name, for the error.
+    /// - Throws: ``Problem/truncated(field:offset:needed:)``.
+    package mutating func readUInt16(_ field: String) throws(Problem) -> UInt16 { try take(UInt16.self, field) }
+
+    /// `count` raw bytes, as stored.
+    ///
+    /// - Parameters:
+    ///   - count: how many (≤ ``remaining``, which ``readCount(_:elementSize:)`` checks).
+    ///   - field: the field's name, for the error.
+    /// - Throws: ``Problem/truncated(field:offset:needed:)``.
+    /// - Complexity: O(count).
+    package mutating func readBytes(_ count: Int, _ field: String) throws(Problem) -> [UInt8] {
+        guard count >= 0, remaining >= count else {
+            throw .truncated(field: field, offset: offset, needed: count - remaining)
+        }
+        let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: base[offset..<offset + count]))
+        offset += count
+        return bytes
+    }
+
     /// 4 bytes, little-endian.
     ///
     /// - Parameter field: the field's name, for the error.

@@ -18,6 +18,16 @@ package struct BinaryWriter: Sendable {
     /// Appends one byte.
     package mutating func write(_ value: UInt8) { bytes.append(value) }
 
+    /// Appends 2 bytes, little-endian.
+    package mutating func write(_ value: UInt16) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends raw bytes as they are (no length prefix).
+    ///
+    /// - Complexity: O(n) in the bytes.
+    package mutating func write(raw: some Collection<UInt8>) { bytes.append(contentsOf: raw) }
+
     /// Appends 4 bytes, little-endian.
     package mutating func write(_ value: UInt32) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }

@@ -7,7 +7,7 @@ import TimerModel
     import Foundation
 #endif
 
-// The binary form of a record, as timerd's snapshot and journal (format version 2) store it.
+// The binary form of a record, as timerd's snapshot and journal (format versions 2 to 4) store it.
 // All integers little-endian; instants as the IEEE 754 bits of seconds since 2001-01-01 (Date's
 // reference date); nil optionals are a clear presence bit and zero bytes, never a NaN.
 //
@@ -26,6 +26,7 @@ import TimerModel
 // | 62–69 | wallDeadline, Double (0 when absent) |
 // | 70… | name when present: UInt32 byte count and UTF-8 |
 // | … | segments: UInt32 count (≥ 1), then per segment Double seconds and Int64 nanoseconds |
+// | … | format 4 only: the extension trailer (TimerRecord+ExtensionCoding.swift): UInt32 count, then per extension UInt16 tag, UInt32 byte length, bytes |
 extension TimerRecord {
     /// The fixed-width part of the binary form, in bytes.
     package static let binaryFixedSize = 70
@@ -90,6 +91,7 @@ extension TimerRecord {
                 writer.write(nanoseconds)
             }
         }
+        encodeExtensions(to: &writer)
     }
 
     /// The record's binary form on its own.
@@ -101,10 +103,14 @@ extension TimerRecord {
 
     /// Reads one record's binary form (the table above) from `reader`.
     ///
-    /// - Parameter reader: positioned at the record; left after it.
+    /// - Parameters:
+    ///   - reader: positioned at the record; left after it.
+    ///   - version: the format version of the file it comes from: 4 has the extension trailer,
+    ///     2 and 3 have none (the record then has no extensions).
     /// - Throws: ``BinaryReader/Problem`` when the bytes end early or hold a value no writer
-    ///   produces (an unknown state or flag, a NaN or infinite instant, no segments, invalid UTF-8).
-    package init(from reader: inout BinaryReader) throws(BinaryReader.Problem) {
+    ///   produces (an unknown state or flag, a NaN or infinite instant, no segments, invalid UTF-8,
+    ///   a damaged extension).
+    package init(from reader: inout BinaryReader, version: UInt32 = 4) throws(BinaryReader.Problem) {
         let id = try reader.readUInt64("timer id")
         let stateOffset = reader.offset
         let stateCode = Int(try reader.readUInt8("timer state"))
@@ -154,6 +160,7 @@ extension TimerRecord {
             }
             segments = .group(seconds: seconds, nanoseconds: nanoseconds)
         }
+        if version >= 4 { extensions = try Self.decodeExtensions(from: &reader) }
     }
 }
 
@@ -171,15 +178,17 @@ extension EngineSnapshot {
 
     /// Reads the binary form ``encode(to:)`` writes.
     ///
-    /// - Parameter reader: positioned at the snapshot; left after it.
+    /// - Parameters:
+    ///   - reader: positioned at the snapshot; left after it.
+    ///   - version: the file's format version (records of version 4 carry extensions).
     /// - Throws: ``BinaryReader/Problem``.
     /// - Complexity: O(n) in the timers.
-    package init(from reader: inout BinaryReader) throws(BinaryReader.Problem) {
+    package init(from reader: inout BinaryReader, version: UInt32 = 4) throws(BinaryReader.Problem) {
         let nextID = try reader.readUInt64("nextID")
         let count = try reader.readCount("timer count", elementSize: TimerRecord.binaryFixedSize + 4)
         var timers: [TimerRecord] = []
         timers.reserveCapacity(count)
-        for _ in 0..<count { timers.append(try TimerRecord(from: &reader)) }
+        for _ in 0..<count { timers.append(try TimerRecord(from: &reader, version: version)) }
         self.init(nextID: nextID, timers: timers)
     }
 }

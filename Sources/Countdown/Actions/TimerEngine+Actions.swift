@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// On-finish actions: the engine decides when an action is due and records each run in the timer's
+/// record; the owner (the daemon) runs the processes and reports how they ended.
+///
+/// At most once (docs/actions.md): when a timer with an action finishes (or is finished as missed
+/// by ``restore(_:sameBoot:)``), the same record write that finishes it adds a
+/// ``ActionRun/Outcome/running`` run per kind and queues a ``DueAction``. The owner commits that
+/// record durably *before* it starts the processes, so a crash after the start can never start
+/// them again; a crash between the commit and the start loses the run (it is then found
+/// ``ActionRun/Outcome/running`` at the next start and marked ``ActionRun/Outcome/interrupted``).
+extension TimerEngine {
+    /// An action run the owner must start: everything it needs, copied out of the record.
+    public struct DueAction: Sendable, Hashable {
+        /// The timer's id.
+        public var timerID: UInt64
+        /// The timer's name, if it has one.
+        public var name: String?
+        /// The uid that owns the timer.
+        public var owner: UInt32
+        /// The timer's whole duration in seconds (`TIMER_DURATION`).
+        public var duration: Double
+        /// What to run.
+        public var kind: TimerAction.Kind
+        /// The event it follows (`TIMER_EVENT`).
+        public var trigger: TimerAction.Trigger
+        /// The action's command, directory and captured environment.
+        public var action: TimerAction
+    }
+
+    /// Returns the action runs that became due since the last call, and forgets them.
+    ///
+    /// - Returns: the runs, in the order their timers ended (exec before notify for one timer).
+    /// - Complexity: O(1) (the buffer is handed over).
+    public mutating func takeDueActions() -> [DueAction] {
+        guard !dueActions.isEmpty else { return [] }
+        defer { dueActions = [] }
+        return dueActions
+    }
+
+    /// Whether action runs wait for ``takeDueActions()``.
+    public var hasDueActions: Bool { !dueActions.isEmpty }
+
+    /// Records how a run ended and reports a ``TimerEvent/Kind/action(_:)`` event.
+    ///
+    /// - Parameters:
+    ///   - id: the timer's id.
+    ///   - kind: which of its runs ended.
+    ///   - outcome: how it ended (not ``ActionRun/Outcome/running``).
+    /// - Returns: the timer after the change, or `nil` when it is gone (dropped from the history)
+    ///   or has no such run in progress.
+    /// - Complexity: O(log n) plus O(r) for r runs.
+    @discardableResult
+    public mutating func recordActionOutcome(timer id: UInt64, kind: TimerAction.Kind, outcome: ActionRun.Outcome)
+        -> TimerSnapshot?
+    {
+        guard var record = timers[id], var action = record.action,
+            let index = action.runs.lastIndex(where: { $0.kind == kind && $0.outcome == .running })
+        else { return nil }
+        let wall = clock.wallNow()
+        action.runs[index].outcome = outcome
+        action.runs[index].endedAt = wall
+        record.action = action
+        timers[id] = record
+        let snapshot = record.snapshot(at: clock.now(), wallNow: wall)
+        let report = TimerEvent.ActionReport(kind: kind, trigger: action.runs[index].trigger, outcome: outcome)
+        self.report(.action(report), owner: record.owner, date: wall, snapshot)
+        return snapshot
+    }
+
+    /// Marks every run still recorded as ``ActionRun/Outcome/running`` as
+    /// ``ActionRun/Outcome/interrupted``: after ``restore(_:sameBoot:)``, such a run belongs to a
+    /// daemon that stopped before it learnt the result. It is not run again (at most once).
+    ///
+    /// - Returns: the timers and kinds marked, by ascending id.
+    /// - Complexity: O(n) over the timers.
+    public mutating func interruptUnfinishedActionRuns() -> [(timerID: UInt64, kind: TimerAction.Kind)] {
+        var marked: [(timerID: UInt64, kind: TimerAction.Kind)] = []
+        let ids = timers.values.filter { $0.action?.runs.contains { $0.outcome == .running } == true }.map(\.id)
+        for id in ids.sorted() {
+            guard var record = timers[id], var action = record.action else { continue }
+            for index in action.runs.indices where action.runs[index].outcome == .running {
+                action.runs[index].outcome = .interrupted
+                marked.append((id, action.runs[index].kind))
+            }
+            record.action = action
+            timers[id] = record
+        }
+        return marked
+    }
+
+    /// Adds a running run per kind to a timer that just finished, and queues them for the owner;
+    /// nothing when the timer has no action or its action already ran (at most once per event).
+    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger) {
+        guard var action = record.action, action.runs.isEmpty else { return }
+        let wall = clock.wallNow()
+        for kind in action.kinds {
+            action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
+            dueActions.append(
+                DueAction(
+                    timerID: record.id, name: record.name, owner: record.owner,
+                    duration: record.durations.reduce(0, +), kind: kind,
+                    trigger: trigger, action: action))
+        }
+        record.action = action
+    }
+
+    /// The action of a timer the requester may see, or `nil`.
+    ///
+    /// - Parameter id: the timer's id.
+    public func action(ofTimer id: UInt64) -> TimerAction? { timers[id]?.action }
+}

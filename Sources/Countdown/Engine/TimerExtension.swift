@@ -1,0 +1,45 @@
+/// Data a timer carries beyond ``TimerRecord``'s fixed fields, persisted in the store's extension
+/// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
+/// the bytes; `TimerRecord+BinaryCoding.swift`).
+///
+/// Tags: 1 is ``action(_:)``; 2 is reserved for recurrence; others are free. An extension this
+/// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
+/// older daemon never loses what a newer one stored.
+public enum TimerExtension: Sendable, Hashable {
+    /// Tag 1: the on-finish action and its runs.
+    case action(TimerAction)
+    /// A tag this build does not read, with its bytes as stored.
+    case unknown(tag: UInt16, bytes: [UInt8])
+
+    /// The tag of ``action(_:)``.
+    public static let actionTag: UInt16 = 1
+
+    /// The extension's tag in the trailer.
+    public var tag: UInt16 {
+        switch self {
+        case .action: return Self.actionTag
+        case .unknown(let tag, _): return tag
+        }
+    }
+}
+
+extension TimerRecord {
+    /// The on-finish action (extension tag 1), or `nil`; setting `nil` removes it.
+    ///
+    /// - Complexity: O(e) for e extensions (almost always 0 or 1).
+    public var action: TimerAction? {
+        get {
+            for case .action(let action) in extensions { return action }
+            return nil
+        }
+        set {
+            let index = extensions.firstIndex { $0.tag == TimerExtension.actionTag }
+            switch (index, newValue) {
+            case (let index?, let action?): extensions[index] = .action(action)
+            case (let index?, nil): extensions.remove(at: index)
+            case (nil, let action?): extensions.append(.action(action))
+            case (nil, nil): break
+            }
+        }
+    }
+}

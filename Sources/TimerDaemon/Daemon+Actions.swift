@@ -1,0 +1,230 @@
+import Countdown
+import Foundation
+import Glibc
+import TimerModel
+import TimerService
+import TimerSystem
+
+/// One on-finish action process the daemon watches: its pidfd and output pipe are in epoll.
+final class RunningAction {
+    /// The process (its own process group).
+    let child: ChildProcess
+    /// The timer and the run it belongs to.
+    let timerID: UInt64
+    let kind: TimerAction.Kind
+    let trigger: TimerAction.Trigger
+    /// `timer 3 ("tea") exec` for log lines.
+    let label: String
+    /// The epoll tokens of the pidfd and of the output pipe.
+    let exitToken: UInt64
+    let outputToken: UInt64
+    /// When it started and when it times out, on the boot-time clock (ns).
+    let startedAt: Int64
+    let deadline: Int64
+    /// When `SIGTERM` went to its group after the time-out; `SIGKILL` follows 2 s later.
+    var terminatedAt: Int64?
+    /// Output bytes logged so far (at most ``Daemon/actionOutputLimit``) and an unfinished line.
+    var loggedBytes = 0
+    var partialLine: [UInt8] = []
+
+    init(
+        child: ChildProcess, due: TimerEngine.DueAction, label: String, tokens: (UInt64, UInt64), now: Int64,
+        timeout: Int64
+    ) {
+        self.child = child
+        timerID = due.timerID
+        kind = due.kind
+        trigger = due.trigger
+        self.label = label
+        (exitToken, outputToken) = tokens
+        startedAt = now
+        deadline = now + timeout
+    }
+}
+
+/// On-finish actions (`timerctl start --exec CMD --notify`): started after the commit that
+/// records them as running (at most once, docs/actions.md), reaped through a pidfd in epoll,
+/// their output logged line by line, stopped after `--action-timeout`.
+extension Daemon {
+    /// The most output bytes of one run that go to the log; the rest is read and dropped.
+    static let actionOutputLimit = 65_536
+    /// Seconds between `SIGTERM` and `SIGKILL` for an action past its time-out.
+    static let actionKillGraceNanoseconds: Int64 = 2_000_000_000
+
+    /// Moves the engine's due runs to ``actionsAwaitingCommit``; the turn's commit is then synchronous.
+    func collectDueActions() {
+        let due = service.engine.takeDueActions()
+        guard !due.isEmpty else { return }
+        actionsAwaitingCommit += due
+        stateIsDirty = true
+        syncIsNeeded = true
+    }
+
+    /// Starts every run whose `running` record is now durable.
+    func startCommittedActions() {
+        let due = actionsAwaitingCommit
+        actionsAwaitingCommit.removeAll()
+        for item in due { startAction(item) }
+    }
+
+    private func startAction(_ due: TimerEngine.DueAction) {
+        let name = due.name.map { " (\"\($0)\")" } ?? ""
+        let label = "timer \(due.timerID)\(name) \(due.kind.rawValue)"
+        var environment = due.action.environment.map { "\($0.name)=\($0.value)" }
+        let searchPath = due.action.value(of: "PATH") ?? ActionEnvironment.fallbackPath
+        if due.action.value(of: "PATH") == nil { environment.append("PATH=\(searchPath)") }
+        environment += [
+            "TIMER_ID=\(due.timerID)", "TIMER_NAME=\(due.name ?? "")", "TIMER_EVENT=\(due.trigger.rawValue)",
+            "TIMER_DURATION=\(DurationFormatter.number(due.duration))",
+        ]
+        let executable: String
+        let arguments: [String]
+        switch due.kind {
+        case .exec:
+            executable = "/bin/sh"
+            arguments = ["sh", "-c", due.action.command ?? "true"]
+        case .notify:
+            guard let program = ActionEnvironment.locate("notify-send", in: searchPath, isExecutable: Self.isExecutable)
+            else {
+                log("warning: \(label): no notify-send in the timer's PATH (\(searchPath)); no desktop notification")
+                finishAction(timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(ENOENT))
+                return
+            }
+            executable = program
+            let what = due.trigger == .missed ? "ended while timerd was not running" : "finished"
+            arguments = [
+                "notify-send", "--app-name=timerd", "Timer \(due.name ?? String(due.timerID)) \(what)",
+                "\(DurationFormatter.compact(seconds: due.duration)) timer (timerctl status \(due.timerID))",
+            ]
+        }
+        let now = Syscall.bootTimeNanoseconds()
+        do {
+            let child = try ChildProcess.spawn(
+                executable: executable, arguments: arguments, environment: environment,
+                workingDirectory: due.action.workingDirectory)
+            let tokens = (nextToken, nextToken + 1)
+            nextToken += 2
+            let running = RunningAction(
+                child: child, due: due, label: label, tokens: tokens, now: now,
+                timeout: Int64(options.actionTimeoutSeconds * 1e9))
+            try epoll.add(child.exitDescriptor, interest: .readable, token: running.exitToken)
+            if let output = child.outputDescriptor {
+                try epoll.add(rawDescriptor: output, interest: .readable, token: running.outputToken)
+            }
+            runningActions[running.exitToken] = running
+            actionOutputTokens[running.outputToken] = running.exitToken
+            log("\(label) started (pid \(child.pid), \(due.trigger.rawValue))")
+        } catch {
+            log("error: \(label) could not start: \(error)")
+            let code = error.errno.rawValue
+            finishAction(timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(code))
+        }
+    }
+
+    /// Whether an epoll token belongs to an action; handles it if so.
+    func handleActionEvent(_ token: UInt64) -> Bool {
+        if let exitToken = actionOutputTokens[token], let running = runningActions[exitToken] {
+            readActionOutput(running)
+            return true
+        }
+        guard let running = runningActions[token] else { return false }
+        guard let termination = running.child.reap() else { return true }
+        readActionOutput(running)
+        if !running.partialLine.isEmpty { logActionLine(running, running.partialLine) }
+        running.child.closeOutput()  // closing takes it out of epoll (no other process holds the read end)
+        epoll.remove(running.child.exitDescriptor)
+        runningActions[token] = nil
+        actionOutputTokens[running.outputToken] = nil
+        let outcome: ActionRun.Outcome
+        if running.terminatedAt != nil {
+            outcome = .timedOut
+        } else {
+            switch termination {
+            case .exited(let status): outcome = .exited(status)
+            case .signalled(let signal): outcome = .signalled(signal)
+            }
+        }
+        let seconds = Double(Syscall.bootTimeNanoseconds() - running.startedAt) / 1e9
+        log("\(running.label) \(Self.describe(outcome)) after \(String(format: "%.3f", seconds)) s")
+        finishAction(timer: running.timerID, kind: running.kind, label: running.label, outcome: outcome)
+        return true
+    }
+
+    private func finishAction(timer id: UInt64, kind: TimerAction.Kind, label: String, outcome: ActionRun.Outcome) {
+        let (recorded, wakeups) = service.recordActionOutcome(timer: id, kind: kind, outcome: outcome)
+        if recorded {
+            stateIsDirty = true
+        } else {
+            log("\(label): the timer is no longer kept, its result is not recorded")
+        }
+        for wakeup in wakeups { deliver(wakeup) }
+    }
+
+    private func readActionOutput(_ running: RunningAction) {
+        while let bytes = running.child.readOutput(&readBuffer) {
+            if bytes.isEmpty { return }
+            var start = bytes.startIndex
+            while let newline = bytes[start...].firstIndex(of: 10) {
+                logActionLine(running, running.partialLine + bytes[start..<newline])
+                running.partialLine.removeAll()
+                start = newline + 1
+            }
+            running.partialLine += bytes[start...]
+            if running.partialLine.count > 4_096 {
+                logActionLine(running, running.partialLine)
+                running.partialLine.removeAll()
+            }
+        }
+        // End of output: the pipe is closed, and out of epoll with it.
+    }
+
+    private func logActionLine(_ running: RunningAction, _ line: [UInt8]) {
+        let before = running.loggedBytes
+        running.loggedBytes += line.count + 1
+        if running.loggedBytes <= Self.actionOutputLimit {
+            log("\(running.label) output: \(String(decoding: line, as: UTF8.self))")
+        } else if before <= Self.actionOutputLimit {
+            log("\(running.label) output: more than \(Self.actionOutputLimit) bytes; the rest is not logged")
+        }
+    }
+
+    /// Signals the actions past their time-out: `SIGTERM` to the group, then `SIGKILL` 2 s later.
+    func enforceActionTimeouts() {
+        guard !runningActions.isEmpty else { return }
+        let now = Syscall.bootTimeNanoseconds()
+        for running in runningActions.values {
+            if let terminatedAt = running.terminatedAt {
+                if now >= terminatedAt + Self.actionKillGraceNanoseconds { running.child.signalGroup(SIGKILL) }
+            } else if now >= running.deadline {
+                log(
+                    "\(running.label) ran past the \(DurationFormatter.number(options.actionTimeoutSeconds)) s "
+                        + "action time-out: SIGTERM to its process group")
+                running.child.signalGroup(SIGTERM)
+                running.terminatedAt = now
+            }
+        }
+    }
+
+    /// The boot-time instant (ns) of the next action time-out step, or `nil`.
+    func nextActionDeadline() -> Int64? {
+        runningActions.values.map { $0.terminatedAt.map { $0 + Self.actionKillGraceNanoseconds } ?? $0.deadline }.min()
+    }
+
+    static func describe(_ outcome: ActionRun.Outcome) -> String {
+        switch outcome {
+        case .running: return "is running"
+        case .exited(let status): return "exited with status \(status)"
+        case .signalled(let signal): return "was killed by signal \(signal)"
+        case .timedOut: return "timed out (status 124)"
+        case .failedToStart(let code): return "could not start (\(SystemError("spawn", errno: code).errno))"
+        case .interrupted: return "was interrupted"
+        }
+    }
+
+    /// Whether `path` is an executable regular file for this process (stat(2) and access(2)).
+    static func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        return access(path, X_OK) == 0
+    }
+}

@@ -1,0 +1,183 @@
+import Countdown
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// The extension trailer that ends a record's binary form from format version 4 on (the shared
+// contract of issue 12): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
+// that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
+// came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
+// 2 recurrence (another branch adds it: one case in `TimerExtension`, one in each switch here).
+//
+// Tag 1, the on-finish action (`TimerAction`), all little-endian:
+//
+// | field | form |
+// |---|---|
+// | flags | UInt8: 1 command present, 2 notify |
+// | command | when flag 1: a UInt32 byte count and UTF-8 |
+// | workingDirectory | a UInt32 byte count and UTF-8 |
+// | environment | UInt32 count, then per variable its name and its value as strings |
+// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+extension TimerRecord {
+    /// The smallest trailer entry: a tag and a length.
+    private static let extensionHeaderSize = 6
+
+    /// Appends the extension trailer (a count of 0 when there are none).
+    ///
+    /// - Parameter writer: where the bytes go.
+    /// - Complexity: O(b) in the extensions' bytes.
+    func encodeExtensions(to writer: inout BinaryWriter) {
+        writer.write(UInt32(extensions.count))
+        for item in extensions {
+            writer.write(item.tag)
+            switch item {
+            case .action(let action):
+                var body = BinaryWriter(capacity: 64)
+                Self.encode(action, to: &body)
+                writer.write(UInt32(body.bytes.count))
+                writer.write(raw: body.bytes)
+            case .unknown(_, let bytes):
+                writer.write(UInt32(bytes.count))
+                writer.write(raw: bytes)
+            }
+        }
+    }
+
+    /// Reads the extension trailer.
+    ///
+    /// - Parameter reader: positioned at the trailer; left after it.
+    /// - Returns: the extensions, in stored order.
+    /// - Throws: ``BinaryReader/Problem`` when the trailer is truncated, a length overruns the
+    ///   record, or a known tag's bytes are damaged or not read to their end.
+    /// - Complexity: O(b) in the extensions' bytes.
+    static func decodeExtensions(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> [TimerExtension] {
+        let count = try reader.readCount("extension count", elementSize: extensionHeaderSize)
+        var extensions: [TimerExtension] = []
+        for _ in 0..<count {
+            let tag = try reader.readUInt16("extension tag")
+            let length = try reader.readCount("extension length", elementSize: 1)
+            let end = reader.offset + length
+            switch tag {
+            case TimerExtension.actionTag:
+                let action = try decodeAction(from: &reader)
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "action extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(.action(action))
+            default:
+                extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
+            }
+        }
+        return extensions
+    }
+
+    private enum ActionFlag {
+        static let command: UInt8 = 1
+        static let notify: UInt8 = 2
+        static let all: UInt8 = 3
+    }
+
+    private static let kinds: [TimerAction.Kind] = [.exec, .notify]
+    private static let triggers: [TimerAction.Trigger] = [.finished, .missed]
+
+    private static func encode(_ action: TimerAction, to writer: inout BinaryWriter) {
+        writer.write((action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0))
+        if let command = action.command { writer.write(command) }
+        writer.write(action.workingDirectory)
+        writer.write(UInt32(action.environment.count))
+        for variable in action.environment {
+            writer.write(variable.name)
+            writer.write(variable.value)
+        }
+        writer.write(UInt32(action.runs.count))
+        for run in action.runs {
+            writer.write(UInt8(kinds.firstIndex(of: run.kind) ?? 0))
+            writer.write(UInt8(triggers.firstIndex(of: run.trigger) ?? 0))
+            writer.write(run.startedAt.timeIntervalSinceReferenceDate)
+            let (code, value): (UInt8, Int64)
+            switch run.outcome {
+            case .running: (code, value) = (0, 0)
+            case .exited(let status): (code, value) = (1, Int64(status))
+            case .signalled(let signal): (code, value) = (2, Int64(signal))
+            case .timedOut: (code, value) = (3, 0)
+            case .failedToStart(let error): (code, value) = (4, Int64(error))
+            case .interrupted: (code, value) = (5, 0)
+            }
+            writer.write(code)
+            writer.write(value)
+            writer.write(UInt8(run.endedAt == nil ? 0 : 1))
+            writer.write(run.endedAt?.timeIntervalSinceReferenceDate ?? 0)
+        }
+    }
+
+    private static func decodeAction(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> TimerAction {
+        let flagsOffset = reader.offset
+        let flags = try reader.readUInt8("action flags")
+        guard flags & ~ActionFlag.all == 0 else {
+            throw .invalid(
+                field: "action flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~ActionFlag.all)")
+        }
+        let command = flags & ActionFlag.command != 0 ? try reader.readString("action command") : nil
+        let directory = try reader.readString("action working directory")
+        let variableCount = try reader.readCount("action environment count", elementSize: 8)
+        var environment: [TimerAction.Variable] = []
+        for _ in 0..<variableCount {
+            let name = try reader.readString("action variable name")
+            environment.append(TimerAction.Variable(name, try reader.readString("action variable value")))
+        }
+        let runCount = try reader.readCount("action run count", elementSize: 28)
+        var runs: [ActionRun] = []
+        for _ in 0..<runCount {
+            let kind = try code(from: &reader, "action run kind", in: kinds)
+            let trigger = try code(from: &reader, "action run trigger", in: triggers)
+            let startedAt = try reader.readFiniteDouble("action run startedAt")
+            let outcomeOffset = reader.offset
+            let outcomeCode = try reader.readUInt8("action run outcome")
+            let value = try reader.readInt64("action run outcome value")
+            guard let value32 = Int32(exactly: value) else {
+                throw .invalid(
+                    field: "action run outcome value", offset: outcomeOffset + 1, reason: "\(value) out of range")
+            }
+            let outcome: ActionRun.Outcome
+            switch outcomeCode {
+            case 0: outcome = .running
+            case 1: outcome = .exited(value32)
+            case 2: outcome = .signalled(value32)
+            case 3: outcome = .timedOut
+            case 4: outcome = .failedToStart(value32)
+            case 5: outcome = .interrupted
+            default:
+                throw .invalid(
+                    field: "action run outcome", offset: outcomeOffset, reason: "unknown outcome code \(outcomeCode)")
+            }
+            let presenceOffset = reader.offset
+            let hasEnded = try reader.readUInt8("action run endedAt presence")
+            let endedAt = try reader.readFiniteDouble("action run endedAt")
+            guard hasEnded <= 1 else {
+                throw .invalid(
+                    field: "action run endedAt presence", offset: presenceOffset, reason: "\(hasEnded), not 0 or 1")
+            }
+            runs.append(
+                ActionRun(
+                    kind: kind, trigger: trigger, startedAt: Date(timeIntervalSinceReferenceDate: startedAt),
+                    endedAt: hasEnded == 1 ? Date(timeIntervalSinceReferenceDate: endedAt) : nil, outcome: outcome))
+        }
+        return TimerAction(
+            command: command, notify: flags & ActionFlag.notify != 0, workingDirectory: directory,
+            environment: environment, runs: runs)
+    }
+
+    private static func code<Value>(from reader: inout BinaryReader, _ field: String, in values: [Value])
+        throws(BinaryReader.Problem) -> Value
+    {
+        let offset = reader.offset
+        let code = Int(try reader.readUInt8(field))
+        guard code < values.count else { throw .invalid(field: field, offset: offset, reason: "unknown code \(code)") }
+        return values[code]
+    }
+}
