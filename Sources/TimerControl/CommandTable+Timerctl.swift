@@ -176,12 +176,16 @@ extension CommandTable {
         ],
         usages: [
             Usage(
-                [.argument("DURATION"), .option("--name", isOptional: true)],
+                [
+                    .argument("DURATION"), .option("--name", isOptional: true), .option("--exec", isOptional: true),
+                    .option("--notify", isOptional: true),
+                ],
                 summary: "start a timer; several durations make a group"),
             Usage(
                 [
                     .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
-                    .option("--name", isOptional: true),
+                    .option("--name", isOptional: true), .option("--exec", isOptional: true),
+                    .option("--notify", isOptional: true),
                 ], summary: "start a timer that ends at a wall-clock time"),
             Usage(
                 [

@@ -150,7 +150,7 @@ public final class ChildProcess {
         _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
     ) -> Result {
         let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let terminated = copies + [nil]
         return terminated.withUnsafeBufferPointer { pointer in
             // Never nil: the array holds at least the terminating nil.

@@ -80,8 +80,8 @@ struct EndToEndTests {
         #expect(
             bad.stderr == """
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 

@@ -99,8 +99,8 @@ struct ControlCommandTests {
             arguments: ["start", "5m", "--name", "tea", "--name", "tea2"],
             stderr: """
                 Error: option '--name' given twice
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -109,8 +109,8 @@ struct ControlCommandTests {
             arguments: ["start"],
             stderr: """
                 Error: 'start' needs at least one DURATION, or --at TIME
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -120,8 +120,8 @@ struct ControlCommandTests {
             stderr: """
                 Error: invalid duration "5x": use a number with units (90s, 25m, 1h30m, 1.5h, "1h 30min"), \
                 H:MM[:SS] (01:30:00) or ISO 8601 (PT1H30M)
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -130,8 +130,8 @@ struct ControlCommandTests {
             arguments: ["start", "-5m"],
             stderr: """
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -140,8 +140,8 @@ struct ControlCommandTests {
             arguments: ["start", "367d"],
             stderr: """
                 Error: duration must be > 0 and ≤ 366 days, got "367d"
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -152,8 +152,8 @@ struct ControlCommandTests {
                 Error: invalid timer name "-tea": names may not start with '-' (a command line would read it as \
                 an option); a name is 1 to 64 printable characters in any script (spaces only inside), not \
                 starting with '-', and not all digits (an id) or digits.digits (a group step)
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -162,8 +162,8 @@ struct ControlCommandTests {
             arguments: ["start", "5m", "--name"],
             stderr: """
                 Error: option '--name' needs a value
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 
@@ -180,7 +180,7 @@ struct ControlCommandTests {
             arguments: ["wait", "a", "b"],
             stderr: """
                 Error: 'wait' takes exactly one ID or NAME
-                Usage: timerctl wait ID|NAME
+                Usage: timerctl wait ID|NAME [--bell] [--message TEXT]
                 See 'timerctl wait --help'.
 
                 """),

@@ -193,7 +193,8 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: at, durations, minuteInterval, name, timeZone"#),
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, minuteInterval, name, timeZone"#
+        ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,
             message: CountdownError.invalidDuration("5x").description),

@@ -76,7 +76,7 @@ struct StoreRecoveryPolicyTests {
         #expect(try FileStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
     }
 
-    @Test("A format 2 journal (no high-water mark) is read and rewritten as format 3")
+    @Test("A format 2 journal (no high-water mark, no extension trailer) is read and rewritten as format 4")
     func versionTwoUpgrade() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: policyTime))
@@ -86,15 +86,34 @@ struct StoreRecoveryPolicyTests {
         let begin = Array(RecordPayload.encode(JournalBegin(generation: 1, bootID: "boot-a")).dropLast(8))
         var bytes = RecordFormat.header(magic: RecordFormat.journalMagic, version: 2)
         bytes += RecordFormat.record(.begin, payload: begin)
-        bytes += RecordFormat.record(.timer, payload: record.binaryEncoded)
+        // Version 2's timer is version 4's without the extension trailer (an empty one: its UInt32 count).
+        bytes += RecordFormat.record(.timer, payload: Array(record.binaryEncoded.dropLast(4)))
         try directory.write(bytes, to: directory.journal)
         let store = FileStore(directory: directory.path, bootID: "boot-a")
         let loaded = try store.load(now: policyTime) { Issue.record("\($0)") }
         #expect(loaded.snapshot.timers == [record])
         try store.commit(EngineChanges(nextID: loaded.snapshot.nextID), durability: .synchronous) { loaded.snapshot }
         for file in [store.snapshotPath, directory.journal] {
-            #expect(try directory.bytes(file)[8..<12] == [3, 0, 0, 0])  // format version 3, little-endian
+            #expect(try directory.bytes(file)[8..<12] == [4, 0, 0, 0])  // format version 4, little-endian
         }
+    }
+
+    @Test("A format 3 journal (no extension trailer) is read, and its timers have no extensions")
+    func versionThreeUpgrade() throws {
+        let directory = try StateDirectory()
+        var engine = TimerEngine(clock: ManualClock(wall: policyTime))
+        _ = try engine.start(durations: [60], name: "three")
+        let record = try #require(engine.takeChanges().updated.first)
+        var bytes = RecordFormat.header(magic: RecordFormat.journalMagic, version: 3)
+        bytes += RecordFormat.record(
+            .begin, payload: RecordPayload.encode(JournalBegin(generation: 1, bootID: "boot-a")))
+        // Version 3's timer is version 4's without the trailer's UInt32 count.
+        bytes += RecordFormat.record(.timer, payload: Array(record.binaryEncoded.dropLast(4)))
+        try directory.write(bytes, to: directory.journal)
+        let store = FileStore(directory: directory.path, bootID: "boot-a")
+        let loaded = try store.load(now: policyTime) { Issue.record("\($0)") }
+        #expect(loaded.snapshot.timers == [record])
+        #expect(loaded.snapshot.timers.first?.extensions == [])
     }
 
     @Test("A refused append is cut off the journal and is not in the durable state (real ENOSPC on a 256 KiB tmpfs)")
@@ -115,11 +134,28 @@ struct StoreRecoveryPolicyTests {
         while page.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
         close(filler)
         let sizeBefore = try directory.bytes(mountPoint + "/journal").count
+        // The journal's last tmpfs page has `slack` bytes left. Each start appends its timer record
+        // and a nextID record (9 + 8 bytes), each stop the timer record: a name length is chosen so
+        // that the first append that needs a new page is a start (a refused stop would leave an
+        // acknowledged start live). Record sizes are measured, not assumed (the format may grow).
+        let slack = (4_096 - sizeBefore % 4_096) % 4_096
+        func recordSize(nameLength: Int) throws -> Int {
+            var probe = TimerEngine(clock: ManualClock(wall: policyTime))
+            _ = try probe.start(durations: [60], name: String(repeating: "n", count: nameLength))
+            return RecordFormat.recordHeaderSize + (probe.takeChanges().updated.first?.binaryEncoded.count ?? 0)
+        }
+        let nameLength = try #require(
+            try (1...64).first { length in
+                let stop = try recordSize(nameLength: length)
+                let start = stop + RecordFormat.recordHeaderSize + 8
+                return slack % (start + stop) < start
+            })
+        let name = String(repeating: "n", count: nameLength)
         var refusal: (any Error)?
-        for index in 0..<100 where refusal == nil {  // until the journal needs a new page
-            _ = try engine.start(durations: [60], name: "n\(index)")
+        for _ in 0..<100 where refusal == nil {  // until the journal needs a new page
+            let started = try engine.start(durations: [60], name: name)
             do { try engine.commit(to: store) } catch { refusal = error }
-            if refusal == nil { _ = try engine.stop(.name("n\(index)")) }  // acknowledged: undo by a stop
+            if refusal == nil { _ = try engine.stop(.id(started.id)) }  // acknowledged: undo by a stop
             if refusal == nil { try engine.commit(to: store) }
         }
         let error = try #require(refusal)

@@ -52,7 +52,9 @@ struct TimerRecordBinaryCodingTests {
     @Test("Absent instants are zero bytes behind a clear presence bit, never a NaN")
     func absentIsZero() {
         let bytes = nothing.binaryEncoded
-        #expect(bytes.count == TimerRecord.binaryFixedSize + 4 + 16)
+        // The fixed part, the segment count and one segment, and the extension trailer's count
+        // (format 4): 70 + 4 + 16 + 4.
+        #expect(bytes.count == TimerRecord.binaryFixedSize + 4 + 16 + 4)
         #expect(bytes[9] == 0)  // presence flags
         #expect(bytes[38..<70].allSatisfy { $0 == 0 })  // runStart, runStartWall, endedAt, wallDeadline
         for offset in stride(from: 22, to: 70, by: 8) {
@@ -97,7 +99,8 @@ struct TimerRecordBinaryCodingTests {
         #expect(
             throws: BinaryReader.Problem.invalid(field: "timer name", offset: 74, reason: "not valid UTF-8")
         ) { try decode(bytes) }
-        #expect(throws: BinaryReader.Problem.trailingBytes(offset: 90, count: 1)) {
+        // 94: the record's 94 bytes (absentIsZero) end where the extra byte starts.
+        #expect(throws: BinaryReader.Problem.trailingBytes(offset: 94, count: 1)) {
             try decode(nothing.binaryEncoded + [0])
         }
     }

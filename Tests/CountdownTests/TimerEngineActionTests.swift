@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TimerModel
+
+@testable import Countdown
+
+/// The wall clock when every test starts: 2026-11-29T15:17:33Z.
+private let startWall = Date(timeIntervalSince1970: 1_795_965_453)
+
+private let action = TimerAction(
+    command: "echo done >> out.txt", notify: true, workingDirectory: "/home/ann",
+    environment: [.init("PATH", "/usr/bin:/bin")])
+
+private func makeEngine() -> (engine: TimerEngine, clock: ManualClock) {
+    let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: startWall)
+    var engine = TimerEngine(clock: clock)
+    engine.eventRecording = .buffered
+    return (engine, clock)
+}
+
+@Suite("TimerEngine on-finish actions: due once on finish or missed, never on stop, recorded in the timer")
+struct TimerEngineActionTests {
+    @Test("A finish makes exec then notify due once, each recorded as running in the same record write")
+    func dueOnFinish() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], name: "tea", owner: 1_000, action: action)
+        #expect(engine.takeDueActions().isEmpty)  // nothing before the end
+        clock.advance(bySeconds: 60)
+        _ = engine.fireDueTimers()
+        let due = engine.takeDueActions()
+        // One run per kind, exec first (TimerAction.kinds), for the event that happened.
+        #expect(due.map(\.kind) == [.exec, .notify])
+        #expect(due.allSatisfy { $0.timerID == 1 && $0.trigger == .finished && $0.name == "tea" && $0.duration == 60 })
+        #expect(due.first?.action.command == "echo done >> out.txt" && due.first?.owner == 1_000)
+        let runs = try #require(engine.action(ofTimer: 1)?.runs)
+        #expect(runs.map(\.outcome) == [.running, .running])
+        #expect(runs.allSatisfy { $0.startedAt == startWall + 60 })
+        // The finish and the runs are one change: the record the store journals carries both.
+        #expect(engine.takeChanges().updated.first?.action?.runs.count == 2)
+        #expect(engine.takeDueActions().isEmpty)  // taken once
+    }
+
+    @Test("A stop runs nothing; a group runs its action once, at its end, not per step")
+    func stopAndGroup() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], action: action)
+        _ = try engine.stop(.id(1))
+        #expect(engine.takeDueActions().isEmpty)
+        #expect(engine.action(ofTimer: 1)?.runs == [])
+        _ = try engine.start(durations: [10, 20], action: action)
+        clock.advance(bySeconds: 10)
+        _ = engine.fireDueTimers()  // step to child 2
+        #expect(engine.takeDueActions().isEmpty)
+        clock.advance(bySeconds: 20)
+        _ = engine.fireDueTimers()
+        #expect(engine.takeDueActions().map(\.timerID) == [2, 2])
+    }
+
+    @Test("A timer that ended while no engine ran gets its action once, with trigger missed")
+    func missedOnRestore() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], action: action)
+        let saved = engine.snapshot
+        clock.advance(bySeconds: 600)
+        var restarted = TimerEngine(clock: clock)
+        let missed = restarted.restore(saved, sameBoot: true)
+        #expect(missed.map(\.timer.id) == [1])
+        #expect(restarted.takeDueActions().map(\.trigger) == [.missed, .missed])
+        // Restoring what that start-up saved makes nothing due again: the runs are recorded.
+        let afterwards = restarted.snapshot
+        var third = TimerEngine(clock: clock)
+        _ = third.restore(afterwards, sameBoot: true)
+        #expect(third.takeDueActions().isEmpty)
+    }
+
+    @Test("Runs still running in a restored state are marked interrupted and not run again (at most once)")
+    func interruptedAfterCrash() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], action: action)
+        clock.advance(bySeconds: 60)
+        _ = engine.fireDueTimers()
+        _ = engine.takeDueActions()
+        engine.recordActionOutcome(timer: 1, kind: .exec, outcome: .exited(0))
+        let crashed = engine.snapshot  // notify still running when the daemon died
+        var restarted = TimerEngine(clock: clock)
+        _ = restarted.restore(crashed, sameBoot: true)
+        let marked = restarted.interruptUnfinishedActionRuns()
+        #expect(marked.map(\.timerID) == [1] && marked.map(\.kind) == [.notify])
+        #expect(restarted.action(ofTimer: 1)?.runs.map(\.outcome) == [.exited(0), .interrupted])
+        #expect(restarted.takeDueActions().isEmpty)
+        #expect(restarted.interruptUnfinishedActionRuns().isEmpty)
+    }
+
+    @Test("An outcome is recorded once, dated, and reported as an action event")
+    func outcomeEvent() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], name: "tea", owner: 7, action: action)
+        clock.advance(bySeconds: 60)
+        _ = engine.fireDueTimers()
+        _ = engine.takeEvents()
+        clock.advance(bySeconds: 2)
+        #expect(engine.recordActionOutcome(timer: 1, kind: .exec, outcome: .exited(3))?.id == 1)
+        let events = engine.takeEvents()
+        let report = TimerEvent.ActionReport(kind: .exec, trigger: .finished, outcome: .exited(3))
+        #expect(events.map(\.kind) == [.action(report)])
+        #expect(events.first?.owner == 7 && events.first?.date == startWall + 62)
+        #expect(events.first?.kind.name == .action)
+        let run = try #require(engine.action(ofTimer: 1)?.runs.first)
+        #expect(run.outcome == .exited(3) && run.endedAt == startWall + 62)
+        // A second result for the same run is refused: it is no longer running.
+        #expect(engine.recordActionOutcome(timer: 1, kind: .exec, outcome: .exited(0)) == nil)
+        #expect(engine.recordActionOutcome(timer: 99, kind: .exec, outcome: .exited(0)) == nil)
+    }
+
+    @Test("The wire status follows the shell: exit code, 128+signal, 124 time-out, 127 not started")
+    func outcomeStatus() {
+        // Values from sh(1) (128+N for signal N, 127 command not found) and timeout(1) (124).
+        #expect(ActionRun.Outcome.exited(5).status == 5)
+        #expect(ActionRun.Outcome.signalled(9).status == 137)
+        #expect(ActionRun.Outcome.timedOut.status == 124)
+        #expect(ActionRun.Outcome.failedToStart(2).status == 127)
+        #expect(ActionRun.Outcome.interrupted.status == nil && ActionRun.Outcome.running.status == nil)
+    }
+}

@@ -1,0 +1,152 @@
+import Countdown
+import Foundation
+import Testing
+import TimerModel
+
+@testable import TimerStorage
+
+/// A finished timer whose action ran twice (exec and notify): every field of tag 1 set.
+private let finishedWithAction = TimerRecord(
+    id: 7, name: "tea", durations: [300], segmentNanoseconds: [300_000_000_000], state: .finished,
+    accumulatedNanoseconds: 300_000_000_000, runStart: nil, runStartWall: nil,
+    createdAt: Date(timeIntervalSince1970: 1_795_965_400),  // 2026-11-29T15:16:40Z
+    startedAt: Date(timeIntervalSince1970: 1_795_965_400),  // 2026-11-29T15:16:40Z
+    endedAt: Date(timeIntervalSince1970: 1_795_965_700),  // 2026-11-29T15:21:40Z
+    missed: true, owner: 1_000, wallDeadline: nil,
+    extensions: [
+        .action(
+            TimerAction(
+                command: "echo \"$TIMER_NAME\" >> done.txt", notify: true, workingDirectory: "/home/ann/Tee 🍵",
+                environment: [.init("PATH", "/usr/bin:/bin"), .init("LANG", "de_DE.UTF-8")],
+                runs: [
+                    ActionRun(
+                        kind: .exec, trigger: .missed,
+                        startedAt: Date(timeIntervalSince1970: 1_795_965_701),  // 2026-11-29T15:21:41Z
+                        endedAt: Date(timeIntervalSince1970: 1_795_965_702.5), outcome: .exited(3)),
+                    ActionRun(
+                        kind: .notify, trigger: .missed,
+                        startedAt: Date(timeIntervalSince1970: 1_795_965_701), outcome: .interrupted),
+                ]))
+    ])
+
+private func decode(_ bytes: [UInt8], version: UInt32 = 4) throws(BinaryReader.Problem) -> TimerRecord {
+    try BinaryReader.withReader(bytes[...]) { reader throws(BinaryReader.Problem) in
+        let record = try TimerRecord(from: &reader, version: version)
+        try reader.expectEnd()
+        return record
+    }
+}
+
+/// The trailer bytes of one extension: a count of 1, the tag, the length and the bytes.
+private func trailer(tag: UInt16, _ body: [UInt8]) -> [UInt8] {
+    var writer = BinaryWriter()
+    writer.write(UInt32(1))
+    writer.write(tag)
+    writer.write(UInt32(body.count))
+    writer.write(raw: body)
+    return writer.bytes
+}
+
+@Suite("The extension trailer (format 4): the action round-trips, unknown tags are kept, damage is refused")
+struct TimerRecordExtensionCodingTests {
+    @Test(
+        "An action with runs of every outcome round-trips",
+        arguments: [
+            ActionRun.Outcome.running, .exited(0), .exited(255), .signalled(9), .timedOut, .failedToStart(2),
+            .interrupted,
+        ])
+    func actionRoundTrip(outcome: ActionRun.Outcome) throws {
+        var record = finishedWithAction
+        record.action?.runs[0].outcome = outcome
+        #expect(try decode(record.binaryEncoded) == record)
+        #expect(try decode(record.binaryEncoded).action?.runs[0].outcome == outcome)
+    }
+
+    @Test("The environment is kept sorted by name, as TimerAction stores it")
+    func environmentSorted() throws {
+        let decoded = try decode(finishedWithAction.binaryEncoded)
+        #expect(decoded.action?.environment.map(\.name) == ["LANG", "PATH"])
+        #expect(decoded.action?.value(of: "PATH") == "/usr/bin:/bin")
+    }
+
+    @Test("An unknown tag is kept verbatim next to a known one, and written back as it came")
+    func unknownTagKept() throws {
+        // The record without its empty trailer (its last 4 bytes), then a trailer of two
+        // extensions: tag 9 with 3 bytes (a tag no build has yet), then this record's action.
+        let base = Array(finishedWithAction.binaryEncoded)
+        let actionTrailer = Array(base[(TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16)...])  // count, tag 1 …
+        var bytes = Array(base.prefix(TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16))
+        var writer = BinaryWriter()
+        writer.write(UInt32(2))
+        writer.write(UInt16(9))
+        writer.write(UInt32(3))
+        writer.write(raw: [0xAA, 0xBB, 0xCC])
+        bytes += writer.bytes + actionTrailer.dropFirst(4)
+        let decoded = try decode(bytes)
+        #expect(decoded.extensions.first == .unknown(tag: 9, bytes: [0xAA, 0xBB, 0xCC]))
+        #expect(decoded.action == finishedWithAction.action)
+        #expect(decoded.binaryEncoded == bytes)
+    }
+
+    @Test("Format 2 and 3 records have no trailer: read without extensions, and a 4 reader wants one")
+    func olderFormats() throws {
+        var plain = finishedWithAction
+        plain.extensions = []
+        let withoutTrailer = Array(plain.binaryEncoded.dropLast(4))
+        #expect(try decode(withoutTrailer, version: 3) == plain)
+        #expect(try decode(withoutTrailer, version: 2) == plain)
+        #expect(throws: BinaryReader.Problem.self) { try decode(withoutTrailer, version: 4) }
+    }
+
+    @Test("A damaged action is refused with the field, never trapped on")
+    func damage() throws {
+        let bytes = finishedWithAction.binaryEncoded
+        // The record's own part: fixed fields, the name "tea" (4 + 3 bytes) and one segment (4 + 16).
+        let trailerStart = TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16
+        let body = Array(bytes[(trailerStart + 10)...])
+        // An action flag no writer sets.
+        var badFlags = body
+        badFlags[0] = 0x80
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "action flags", offset: trailerStart + 10, reason: "unknown flag bits 128")
+        ) { try decode(Array(bytes.prefix(trailerStart)) + trailer(tag: 1, badFlags)) }
+        // A length announcing more than the action holds: the extra byte is unread.
+        #expect(throws: BinaryReader.Problem.self) {
+            try decode(Array(bytes.prefix(trailerStart)) + trailer(tag: 1, body + [0]))
+        }
+        // A length beyond the record.
+        var overrun = bytes
+        overrun[trailerStart + 6] = 0xFF
+        #expect(throws: BinaryReader.Problem.self) { try decode(overrun) }
+        // Every truncation throws; none traps.
+        for length in trailerStart..<bytes.count {
+            #expect(throws: BinaryReader.Problem.self, "cut at \(length)") { try decode(Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test("A record with an action survives each store across a restart", arguments: StoreKind.allCases)
+    func stores(kind: StoreKind) throws {
+        let fixture = try kind.makeFixture()
+        let clock = ManualClock(wall: storeTestTime)
+        var expected = EngineSnapshot(nextID: 0, timers: [])
+        let action = TimerAction(
+            command: "touch done", notify: false, workingDirectory: "/tmp", environment: [.init("HOME", "/root")])
+        try fixture.session { store in
+            var engine = try boot(store, clock: clock).0
+            _ = try engine.start(durations: [60], name: "act", action: action)
+            try engine.commit(to: store)
+            clock.advance(bySeconds: 61)
+            _ = engine.fireDueTimers()
+            try engine.commit(to: store)
+            expected = engine.snapshot
+        }
+        try fixture.session { store in
+            let loaded = try store.load()
+            #expect(loaded.snapshot == expected)
+            // The finish recorded one running exec run (TimerEngine+Actions: marked before it starts).
+            #expect(loaded.snapshot.timers.first?.action?.runs.map(\.outcome) == [.running])
+            #expect(loaded.snapshot.timers.first?.action?.command == "touch done")
+        }
+    }
+}
