@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import Testing
+import TimerModel
+import TimerProtocol
+
+/// On-finish actions against the real timerd (issue 12, acceptance 2; docs/actions.md): `--exec`
+/// runs once on finish, never on stop, once for a timer missed while timerd was down, at most once
+/// across a SIGKILL during the action, is stopped by the time-out with its process group, and is
+/// refused from another uid by a system-wide-style daemon.
+@Suite("On-finish actions through the real timerd", .serialized, .tags(.endToEnd))
+struct ActionEndToEndTests {
+    /// Runs timerctl in `directory` (the action's working directory is the caller's).
+    private func ctl(_ harness: Harness, in directory: String, _ arguments: [String]) -> Harness.Run {
+        let quoted = ([Harness.timerctl, "--socket", harness.socketPath] + arguments).map { "'" + $0 + "'" }
+        return Harness.run("/bin/sh", ["-c", "cd '\(directory)' && exec " + quoted.joined(separator: " ")])
+    }
+
+    /// The file's text once `isDone` accepts it, or what it holds after `timeout` seconds.
+    private func contents(
+        of path: String, timeout: Double = 10, until isDone: (String) -> Bool = { !$0.isEmpty }
+    ) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var text = ""
+        while Date() < deadline {
+            text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if isDone(text) { return text }
+            usleep(20_000)
+        }
+        return text
+    }
+
+    /// A command line that appends the action's variables and directory to `ran.txt`.
+    private let recorder = #"echo "$TIMER_ID $TIMER_EVENT $TIMER_NAME $TIMER_DURATION $PWD" >> ran.txt"#
+
+    @Test("--exec runs once when the timer finishes, with its variables and directory; never when stopped")
+    func onceOnFinishNotOnStop() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let started = ctl(harness, in: harness.directory, ["start", "1s", "--name", "tea", "--exec", recorder])
+        #expect(started.status == 0, "\(started)")
+        let stopped = ctl(harness, in: harness.directory, ["start", "1s", "--exec", "echo stopped >> ran.txt"])
+        #expect(stopped.status == 0)
+        #expect(harness.ctl(["stop", "2"]).status == 0)
+        #expect(harness.ctl(["wait", "tea"]).status == 0)
+        let path = harness.directory + "/ran.txt"
+        // Expected: timer 1's id, the event, its name, 1 s, and the directory timerctl ran in.
+        let expected = "1 finished tea 1 \(harness.directory)\n"
+        #expect(contents(of: path) == expected)
+        #expect(
+            contents(of: harness.directory + "/timerd.log", until: { $0.contains("exec exited") })
+                .contains("timer 1 (\"tea\") exec exited with status 0"))
+        // Timer 2's deadline (1 s) has passed too: a stopped timer ran nothing, and nothing ran twice.
+        usleep(1_200_000)
+        #expect(contents(of: path) == expected)
+        // A restart does not run it again: the run is recorded in the store.
+        #expect(harness.stopDaemon() == 0)
+        try harness.startDaemon()
+        usleep(500_000)
+        #expect(contents(of: path) == expected)
+        #expect(harness.ctl(["ping"]).status == 0)
+    }
+
+    @Test("A timer that ended while timerd was killed runs its action once at the next start, as missed")
+    func missedOnce() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(ctl(harness, in: harness.directory, ["start", "1s", "--name", "egg", "--exec", recorder]).status == 0)
+        // Killed before the end: the timer ends while nothing runs.
+        harness.stopDaemon(signal: SIGKILL)
+        usleep(1_500_000)
+        try harness.startDaemon()
+        let path = harness.directory + "/ran.txt"
+        let expected = "1 missed egg 1 \(harness.directory)\n"
+        #expect(contents(of: path) == expected)
+        #expect(harness.stopDaemon() == 0)
+        try harness.startDaemon()
+        usleep(500_000)
+        #expect(contents(of: path) == expected)
+    }
+
+    @Test("At most once: SIGKILL during the action, then a restart, never runs it again")
+    func atMostOnceAcrossACrash() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let action = "echo begin >> ran.txt; sleep 2; echo end >> ran.txt"
+        #expect(ctl(harness, in: harness.directory, ["start", "1s", "--exec", action]).status == 0)
+        let path = harness.directory + "/ran.txt"
+        #expect(contents(of: path) == "begin\n")  // the action runs; timerd is killed while it does
+        harness.stopDaemon(signal: SIGKILL)
+        try harness.startDaemon()
+        // The first run goes on by itself (its own process group) and ends; no second "begin".
+        #expect(contents(of: path, until: { $0.contains("end") }) == "begin\nend\n")
+        usleep(1_000_000)
+        #expect(contents(of: path) == "begin\nend\n")
+        #expect(
+            harness.log().contains(
+                "warning: the exec action of timer 1 was running when timerd stopped; not run again"))
+    }
+
+    @Test("An action past --action-timeout is stopped with its whole process group and recorded as 124")
+    func timeout() throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--action-timeout", "1"])
+        // A background child of the shell, in the same process group, writes its pid.
+        let action = "sleep 30 & echo $! > child.pid; wait"
+        #expect(ctl(harness, in: harness.directory, ["start", "0.2s", "--exec", action]).status == 0)
+        let log = contents(of: harness.directory + "/timerd.log", until: { $0.contains("timed out") })
+        #expect(log.contains("exec timed out (status 124)"))
+        #expect(log.contains("ran past the 1 s action time-out: SIGTERM to its process group"))
+        let pid = try #require(
+            Int32(contents(of: harness.directory + "/child.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The grandchild got SIGTERM with the group: gone (ESRCH) within a moment (it is reaped by init).
+        let gone = contents(of: "/proc/\(pid)/stat", timeout: 3, until: { $0.isEmpty || $0.contains(") Z") })
+        #expect(gone.isEmpty || gone.contains(") Z"))
+    }
+
+    @Test(
+        "A system-wide-style daemon (root) refuses --exec from another uid with -32007, and starts nothing",
+        .enabled(if: getuid() == 0))
+    func refusalForOtherUser() throws {
+        let harness = try Harness()
+        chmod(harness.directory, 0o711)
+        try harness.startDaemon(extraArguments: ["--socket-mode", "0666"])
+        let other = Harness.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=64120", "--regid=64120", "--clear-groups", "/bin/sh", "-c",
+                "cd / && exec '\(Harness.timerctl)' --socket '\(harness.socketPath)' start 1m --exec 'touch /tmp/x'",
+            ])
+        #expect(other.status == 1)
+        // TimerService+Actions' refusal for uid 64120 by a daemon running as uid 0.
+        #expect(
+            other.stderr
+                == "Error: on-finish actions (--exec) run as timerd's own user (uid 0), and this timerd cannot run "
+                + "them as uid 64120; use a per-user timerd for actions (systemctl --user enable --now timerd.socket)\n"
+        )
+        #expect(try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self).isEmpty)
+        // Without an action the same user may start timers.
+        let plain = Harness.run(
+            "/usr/bin/setpriv",
+            ["--reuid=64120", "--regid=64120", "--clear-groups", Harness.timerctl, "--socket", harness.socketPath]
+                + ["start", "1m"])
+        #expect(plain.status == 0, "\(plain)")
+    }
+}
