@@ -167,3 +167,21 @@ struct ActionEnvironmentTests {
         #expect(ActionEnvironment.locate("notify-send", in: "", isExecutable: present.contains) == nil)
     }
 }
+
+@Suite("The action event on the wire")
+struct ActionEventWireTests {
+    @Test("An action report is the contract's member, keys sorted; the kind's wire name is action")
+    func member() {
+        var writer = JSONBytesWriter()
+        writer.raw("{")
+        TimerEvent.ActionReport(kind: .exec, trigger: .missed, outcome: .signalled(9)).writeMember(to: &writer)
+        writer.raw("}")
+        // The shared contract (COMMON.md): {"action":{"kind","status","trigger"}}, plus "outcome";
+        // 137 = 128 + SIGKILL, as a shell reports it.
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == #"{"action":{"kind":"exec","outcome":"signalled","status":137,"trigger":"missed"}}"#)
+        #expect(TimerEvent.Name.action.wireName == "action")
+        #expect(TimerEvent.Name.steppedToChild.wireName == "step")
+    }
+}
