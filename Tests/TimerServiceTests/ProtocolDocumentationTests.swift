@@ -24,6 +24,8 @@ struct ProtocolDocumentationTests {
             boot: BootInstant(nanoseconds: 1_000_000_000_000),
             wall: Date(timeIntervalSince1970: 1_795_942_800))  // 2026-11-29T09:00:00Z
         var service = TimerService(engine: TimerEngine(clock: clock), quota: 10_000, pid: 4242)
+        // The session is uid 1000's own per-user daemon: it runs that user's on-finish actions.
+        service.actionUID = 1_000
         var pending: [String] = []
         var waiter: WaiterID = 1
         var requests = 0
