@@ -210,9 +210,9 @@ extension CommandTable {
             LOGNAME, LANG, LANGUAGE, LC_*, TZ, DISPLAY, WAYLAND_DISPLAY,
             DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR as timerctl had them, plus
             TIMER_ID, TIMER_NAME, TIMER_EVENT (finished or missed) and TIMER_DURATION
-            (seconds); its output goes to timerd's log; it is stopped after 60 s (timerd
-            --action-timeout). A system-wide timerd refuses actions from other users: use
-            your per-user timerd for them. See docs/actions.md.
+            (seconds); its output goes to timerd's log; it is stopped after 60 s (set by
+            timerd's action timeout). A system-wide timerd refuses actions from other users:
+            use your per-user timerd for them. See docs/actions.md.
             """)
 
     private static let wait = CommandSpec(

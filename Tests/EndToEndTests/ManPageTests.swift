@@ -121,6 +121,7 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--mode", "--min", "--max", "--locale", "--calendar",
+                "--exec", "--notify", "--bell", "--message",
             ])
     }
 
@@ -143,7 +144,7 @@ struct ManPageTests {
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
                 "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
                 "--history-limit", "--history-max-age", "--log-level", "--save", "--accept-state-loss",
-                "-h",
+                "--action-timeout", "-h",
                 "--help", "--version",
             ])
     }
