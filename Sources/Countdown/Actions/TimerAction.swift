@@ -102,8 +102,8 @@ public struct ActionRun: Sendable, Hashable {
         case signalled(Int32)
         /// It ran past the daemon's action time-out and its process group was killed.
         case timedOut
-        /// The process could not be started (the `errno` of `posix_spawn`, or 0 when the program
-        /// was missing, e.g. no `notify-send` in the captured `PATH`).
+        /// The process could not be started: the `errno` of `posix_spawn` (`ENOENT` also when the
+        /// program is missing, e.g. no `notify-send` in the captured `PATH`).
         case failedToStart(Int32)
         /// The daemon stopped (crashed or was killed) while the run was recorded as started: it
         /// may or may not have run to its end, and is not run again (at most once; docs/actions.md).
