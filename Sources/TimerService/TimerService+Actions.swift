@@ -109,7 +109,7 @@ extension TimerService {
         return "on finish: " + parts.joined(separator: ", ")
     }
 
-    /// Records how an action run ended, and routes the ``TimerEvent/Kind/action(_:)`` event.
+    /// Records how an action run ended, and routes the `TimerEvent.Kind.action` event.
     ///
     /// - Parameters:
     ///   - id: the timer's id.

@@ -55,7 +55,7 @@ public struct TimerService: Sendable {
     }
 
     /// The uid on-finish actions run as (the daemon's effective uid), accepted only from that
-    /// requester; `nil` (the default) refuses every action (``action(_:context:)``).
+    /// requester; `nil` (the default) refuses every action (`action(_:context:)`).
     public var actionUID: UInt32?
     /// Finds a program in a `PATH` (the daemon installs one that checks the file system), for the
     /// `--notify` warning; `nil` finds nothing.

@@ -11,7 +11,7 @@ import Glibc
 ///   reaches everything it started; signals that the parent ignores (`SIGPIPE`) or blocks are
 ///   reset to their defaults (`POSIX_SPAWN_SETSIGDEF`, `POSIX_SPAWN_SETSIGMASK`).
 /// - ``exitDescriptor`` (pidfd_open(2), Linux ≥ 5.3) becomes readable when it exits; the owner adds
-///   it to epoll and calls ``reap()`` then. ``output`` is non-blocking.
+///   it to epoll and calls ``reap()`` then. ``outputDescriptor`` is non-blocking.
 ///
 /// A class because it owns two descriptors and one process: ``reap()`` once, or the process
 /// becomes a zombie until the daemon exits.
@@ -49,7 +49,7 @@ public final class ChildProcess {
     ///   - environment: `NAME=value` strings; nothing is inherited.
     ///   - workingDirectory: the directory the child starts in.
     /// - Returns: the running child.
-    /// - Throws: ``SystemError`` from `pipe2`, `posix_spawn` (for example `ENOENT` when the
+    /// - Throws: ``SystemError`` from `pipe`, `posix_spawn` (for example `ENOENT` when the
     ///   directory or the program is missing) or `pidfd_open`; nothing is left running then.
     public static func spawn(
         executable: String, arguments: [String], environment: [String], workingDirectory: String

@@ -112,6 +112,39 @@ struct TimerEngineActionTests {
         #expect(engine.recordActionOutcome(timer: 99, kind: .exec, outcome: .exited(0)) == nil)
     }
 
+    @Test(
+        "Each finish is one event: a timer that finishes again (started anew from its record) acts again, runs kept bounded"
+    )
+    func eachFinishActsOnce() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [1], action: action)
+        clock.advance(bySeconds: 1)
+        _ = engine.fireDueTimers()
+        #expect(engine.takeDueActions().count == 2)
+        // A finished timer never finishes again by itself: more time and firing make nothing due.
+        clock.advance(bySeconds: 10)
+        _ = engine.fireDueTimers()
+        #expect(engine.takeDueActions().isEmpty)
+        // Restored with 20 earlier finishes' runs and running again (as a restart leaves it): it acts
+        // again, and keeps the 16 newest runs (TimerEngine.maximumActionRuns).
+        var record = try #require(engine.snapshot.timers.first)
+        record.action?.runs = (0..<20).map { _ in
+            ActionRun(kind: .exec, trigger: .finished, startedAt: startWall, outcome: .exited(0))
+        }
+        record.state = .running
+        record.accumulatedNanoseconds = 0
+        record.runStart = clock.now()
+        record.runStartWall = clock.wallNow()
+        record.endedAt = nil
+        var again = TimerEngine(clock: clock)
+        _ = again.restore(EngineSnapshot(nextID: 2, timers: [record]), sameBoot: true)
+        clock.advance(bySeconds: 1)
+        _ = again.fireDueTimers()
+        #expect(again.takeDueActions().map(\.kind) == [.exec, .notify])
+        let runs = try #require(again.action(ofTimer: 1)?.runs)
+        #expect(runs.count == 16 && runs.suffix(2).map(\.outcome) == [.running, .running])
+    }
+
     @Test("The wire status follows the shell: exit code, 128+signal, 124 time-out, 127 not started")
     func outcomeStatus() {
         // Values from sh(1) (128+N for signal N, 127 command not found) and timeout(1) (124).

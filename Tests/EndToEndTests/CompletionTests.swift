@@ -68,8 +68,9 @@ struct CompletionTests {
                 "--socket", "--json", "--no-autostart", "--help", "--version", "--all",
             ])
         // Before the command word, every command's options are accepted (the scanner's rule).
-        // Before the command word every command's options are offered: start's and pick's.
-        #expect(Self.candidates(["--m"], script: script) == ["--minute-interval", "--mode", "--min", "--max"])
+        // Before the command word every command's options are offered: start's, wait's and pick's.
+        #expect(
+            Self.candidates(["--m"], script: script) == ["--minute-interval", "--message", "--mode", "--min", "--max"])
         #expect(
             Self.candidates(["pick", "--mode", ""], script: script) == ["time", "date", "date-and-time", "countdown"])
         #expect(Self.candidates(["stop", "--m"], script: script) == [])

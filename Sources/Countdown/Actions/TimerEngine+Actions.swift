@@ -93,10 +93,16 @@ extension TimerEngine {
         return marked
     }
 
+    /// The most runs one action keeps (the oldest go first): a timer restarted again and again
+    /// keeps a bounded record.
+    static let maximumActionRuns = 16
+
     /// Adds a running run per kind to a timer that just finished, and queues them for the owner;
-    /// nothing when the timer has no action or its action already ran (at most once per event).
+    /// nothing when the timer has no action. Called once per finish (``end(_:as:at:wall:reportedAs:)``
+    /// finishes a timer once; a restored finished timer is not finished again), so each event runs
+    /// the action once; a timer started again (a restart) finishes, and acts, again.
     mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger) {
-        guard var action = record.action, action.runs.isEmpty else { return }
+        guard var action = record.action else { return }
         let wall = clock.wallNow()
         for kind in action.kinds {
             action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
@@ -105,6 +111,9 @@ extension TimerEngine {
                     timerID: record.id, name: record.name, owner: record.owner,
                     duration: record.durations.reduce(0, +), kind: kind,
                     trigger: trigger, action: action))
+        }
+        if action.runs.count > Self.maximumActionRuns {
+            action.runs.removeFirst(action.runs.count - Self.maximumActionRuns)
         }
         record.action = action
     }
