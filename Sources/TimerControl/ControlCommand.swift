@@ -115,7 +115,7 @@ public enum ControlCommand {
                 throw .usage(error.description, verb: verb)
             }
         }
-        if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
+        if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
             } catch {
@@ -164,6 +164,8 @@ public enum ControlCommand {
             let timer = try wait(client, target: options.arguments[0], output: &output)
             try emit(timer, verb: verb, options: options, output: &output)
             return timer.state == .finished ? 0 : 1
+        case .events:
+            return try followEvents(client, target: options.arguments.first, json: options.json, output: &output)
         case .ping:
             let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)
             if options.json {
