@@ -25,6 +25,7 @@ extension CommandTable {
             command("pause", "pause a running timer", Discussion.pause),
             command("resume", "resume a paused timer", Discussion.resume), status,
             wait,
+            events,
             CommandSpec(
                 "ping", usages: [Usage([], summary: "check that timerd answers")],
                 discussion: "Check that timerd answers; print its version, protocol version and pid."),

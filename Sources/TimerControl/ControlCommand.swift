@@ -131,7 +131,7 @@ public enum ControlCommand {
                 options, environment: ProcessEnvironment.current(),
                 workingDirectory: try ActionRequest.currentDirectory())
             : nil
-        if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
+        if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
             } catch {
@@ -185,6 +185,8 @@ public enum ControlCommand {
                     state: timer.state, bell: options.bell, message: options.message,
                     isTerminal: output.stdoutIsTerminal))
             return timer.state == .finished ? 0 : 1
+        case .events:
+            return try followEvents(client, target: options.arguments.first, json: options.json, output: &output)
         case .ping:
             let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)
             if options.json {
@@ -224,45 +226,7 @@ public enum ControlCommand {
         }
     }
 
-    /// Sends `timer.wait`; on a terminal, asks for the timer's status every 200 ms on the same
-    /// connection and redraws a progress bar on stderr.
-    private static func wait(_ client: ControlClient, target: String, output: inout some ControlOutput)
-        throws(ControlError) -> TimerInfo
-    {
-        let waitID = try client.send(.timerWait, TimerParams(timer: target))
-        let live = output.stderrIsTerminal
-        var statusInFlight = false
-        var drewBar = false
-        defer { if drewBar { output.err("\r\u{1B}[K") } }
-        while true {
-            if live && !statusInFlight {
-                try client.send(.timerStatus, TimerParams(timer: target))
-                statusInFlight = true
-            }
-            guard let line = try client.readLine(timeoutMilliseconds: live ? 200 : -1) else {
-                statusInFlight = false
-                continue
-            }
-            let response = try ControlClient.decode(line, as: TimerInfo.self)
-            if response.id == .number(Double(waitID)) {
-                if let error = response.error { throw .failed(error) }
-                guard let timer = response.result else { throw .protocolError("no result") }
-                return timer
-            }
-            statusInFlight = false
-            if let timer = response.result {
-                let label = timer.name ?? timer.id
-                output.err(
-                    "\r\(label) \(StatusTable.bar(timer.progress.fractionCompleted)) "
-                        + "\(StatusTable.percent(timer.progress.fractionCompleted)) \(DurationFormatter.clock(seconds: timer.remaining)) left\u{1B}[K"
-                )
-                drewBar = true
-                usleep(200_000)
-            }
-        }
-    }
-
-    private static func emit(_ timer: TimerInfo, verb: Verb, options: ControlOptions, output: inout some ControlOutput)
+    static func emit(_ timer: TimerInfo, verb: Verb, options: ControlOptions, output: inout some ControlOutput)
         throws(ControlError)
     {
         if options.json {

@@ -47,6 +47,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case status
     /// Wait until a timer ends.
     case wait
+    /// Follow timers' events as they happen, one line each (`journalctl -f` style).
+    case events
     /// Check that the daemon answers.
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.

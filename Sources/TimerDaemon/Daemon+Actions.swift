@@ -158,6 +158,7 @@ extension Daemon {
             log("\(label): the timer is no longer kept, its result is not recorded")
         }
         for wakeup in wakeups { deliver(wakeup) }
+        collectNotifications()  // the action event, sent to subscribers after this turn's commit
     }
 
     private func readActionOutput(_ running: RunningAction) {

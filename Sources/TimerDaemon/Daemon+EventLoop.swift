@@ -68,6 +68,8 @@ extension Daemon {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }
+        trackSubscriptions(outcome, on: connection)
+        collectNotifications()
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
@@ -89,6 +91,7 @@ extension Daemon {
         if !endings.isEmpty { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
+        collectNotifications()
     }
 
     /// The wall clock was set (or the machine resumed): timers with an absolute end move with it.
@@ -179,6 +182,7 @@ extension Daemon {
             }
         }
         releaseHeldReplies()
+        deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {

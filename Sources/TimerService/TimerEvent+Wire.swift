@@ -1,26 +1,12 @@
 import Countdown
 import TimerProtocol
 
-extension TimerEvent.Name {
-    /// The kind's name in `timer.event` notifications and in `timer.subscribe`'s `events` filter
-    /// (docs/protocol.md): `started`, `paused`, `resumed`, `step`, `finished`, `stopped`, `missed`,
-    /// `action`.
-    public var wireName: String {
-        switch self {
-        case .steppedToChild: return "step"
-        default: return rawValue
-        }
-    }
-}
-
 extension TimerEvent.ActionReport {
-    /// Appends the `"action"` member of an action event's params:
-    /// `"action":{"kind":"exec","outcome":"exited","status":0,"trigger":"finished"}` (keys sorted;
-    /// `status` is `null` for an interrupted run, see `ActionRun.Outcome.status`).
-    ///
-    /// - Parameter writer: where the member goes (after a `{` or a `,`).
-    package func writeMember(to writer: inout JSONBytesWriter) {
-        writer.key("action")
+    /// The value of the `"action"` member of an action event's params:
+    /// `{"kind":"exec","outcome":"exited","status":0,"trigger":"finished"}` (keys sorted; `status`
+    /// is `null` for an interrupted run, see `ActionRun.Outcome.status`).
+    package var jsonObject: [UInt8] {
+        var writer = JSONBytesWriter(capacity: 80)
         writer.raw("{")
         writer.key("kind")
         writer.string(kind.rawValue)
@@ -34,5 +20,6 @@ extension TimerEvent.ActionReport {
         writer.key("trigger")
         writer.string(trigger.rawValue)
         writer.raw("}")
+        return writer.bytes
     }
 }

@@ -60,7 +60,8 @@ struct CompletionTests {
 
         #expect(
             Self.candidates([""], script: script) == [
-                "start", "stop", "pause", "resume", "status", "wait", "ping", "reload", "pick", "completion", "help",
+                "start", "stop", "pause", "resume", "status", "wait", "events", "ping", "reload", "pick", "completion",
+                "help",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
         #expect(

@@ -172,16 +172,18 @@ struct ActionEnvironmentTests {
 struct ActionEventWireTests {
     @Test("An action report is the contract's member, keys sorted; the kind's wire name is action")
     func member() {
-        var writer = JSONBytesWriter()
-        writer.raw("{")
-        TimerEvent.ActionReport(kind: .exec, trigger: .missed, outcome: .signalled(9)).writeMember(to: &writer)
-        writer.raw("}")
+        let report = TimerEvent.ActionReport(kind: .exec, trigger: .missed, outcome: .signalled(9))
+        let members = TimerService.eventMembers(of: .action(report))
         // The shared contract (COMMON.md): {"action":{"kind","status","trigger"}}, plus "outcome";
         // 137 = 128 + SIGKILL, as a shell reports it.
+        #expect(members.map(\.key) == ["action"])
         #expect(
-            String(decoding: writer.bytes, as: UTF8.self)
-                == #"{"action":{"kind":"exec","outcome":"signalled","status":137,"trigger":"missed"}}"#)
-        #expect(TimerEvent.Name.action.wireName == "action")
-        #expect(TimerEvent.Name.steppedToChild.wireName == "step")
+            members.map { String(decoding: $0.json, as: UTF8.self) }
+                == [#"{"kind":"exec","outcome":"signalled","status":137,"trigger":"missed"}"#])
+        #expect(TimerEvent.Name.action.rawValue == "action")
+        let interrupted = TimerEvent.ActionReport(kind: .notify, trigger: .finished, outcome: .interrupted)
+        #expect(
+            String(decoding: interrupted.jsonObject, as: UTF8.self)
+                == #"{"kind":"notify","outcome":"interrupted","status":null,"trigger":"finished"}"#)
     }
 }
