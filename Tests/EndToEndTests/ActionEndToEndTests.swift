@@ -115,6 +115,27 @@ struct ActionEndToEndTests {
         #expect(gone.isEmpty || gone.contains(") Z"))
     }
 
+    @Test("A subscriber gets the action event with the command's exit status, after the finish")
+    func actionEvent() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        let reply = try client.request(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["finished","action"]}}"#)
+        #expect(reply["result"] != nil, "\(reply)")
+        #expect(ctl(harness, in: harness.directory, ["start", "0.3s", "--exec", "exit 3"]).status == 0)
+        let finished = try JSONObject.parse(try #require(client.readLine()))
+        let action = try JSONObject.parse(try #require(client.readLine()))
+        #expect((finished["params"] as? [String: Any])?["event"] as? String == "finished")
+        let params = try #require(action["params"] as? [String: Any])
+        #expect(params["event"] as? String == "action")
+        // The contract's member (COMMON.md, docs/protocol.md): exit status 3 of `exit 3`.
+        let member = try #require(params["action"] as? [String: Any])
+        #expect(member["kind"] as? String == "exec" && member["status"] as? Int == 3)
+        #expect(member["trigger"] as? String == "finished" && member["outcome"] as? String == "exited")
+        #expect((params["seq"] as? Int ?? 0) > ((finished["params"] as? [String: Any])?["seq"] as? Int ?? .max))
+    }
+
     @Test(
         "A system-wide-style daemon (root) refuses --exec from another uid with -32007, and starts nothing",
         .enabled(if: getuid() == 0))
