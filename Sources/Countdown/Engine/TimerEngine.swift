@@ -123,7 +123,7 @@ public struct TimerEngine: Sendable {
     ///   - action: what to do when it finishes (``TimerAction``), or `nil`.
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
-    ///   and the errors of ``start(durations:name:owner:quota:)`` for the name and the quota.
+    ///   and the errors of ``start(durations:name:owner:quota:action:)`` for the name and the quota.
     public mutating func start(
         at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
     ) throws(CountdownError) -> TimerSnapshot {
