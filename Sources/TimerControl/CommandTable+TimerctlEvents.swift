@@ -8,8 +8,9 @@ extension CommandTable {
         discussion: """
             Print events as timerd pushes them, one line each, until interrupted (like
             journalctl -f): of every timer you may see, or of one timer. A line shows the local
-            time, the kind (started, paused, resumed, step, finished, stopped, missed ...), the
-            id, the name (- for none) and a detail (durations, time left, step N of M).
+            time, the kind (started, paused, resumed, step, finished, stopped, missed, action
+            ...), the id, the name (- for none) and a detail (durations, time left, step N of
+            M, an action's exit status).
             --json prints each timer.event notification object as it came, one per line,
             flushed per line (for jq and status bars; docs/protocol.md). When timerd dropped
             events (the reader was too slow), a line says which were lost. Exit status: 1 no
