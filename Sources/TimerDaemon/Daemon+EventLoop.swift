@@ -239,7 +239,7 @@ extension Daemon {
     func checkIdle() {
         guard let idle = options.exitWhenIdleSeconds else { return }
         let now = Syscall.bootTimeNanoseconds()
-        if !connections.isEmpty || service.engine.liveCount > 0 {
+        if !connections.isEmpty || service.engine.liveCount > 0 || !runningActions.isEmpty {
             idleSince = now
             return
         }
