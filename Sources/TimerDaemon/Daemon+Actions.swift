@@ -161,9 +161,14 @@ extension Daemon {
         collectNotifications()  // the action event, sent to subscribers after this turn's commit
     }
 
+    /// Reads at most 4 × 64 KiB of the action's output this turn (epoll reports the rest on the
+    /// next turn), so that a command that writes without end (`yes`) cannot hold the loop.
     private func readActionOutput(_ running: RunningAction) {
-        while let bytes = running.child.readOutput(&readBuffer) {
+        for _ in 0..<4 {
+            guard let bytes = running.child.readOutput(&readBuffer) else { return }  // end: pipe closed
             if bytes.isEmpty { return }
+            // Past the limit the bytes are only read and dropped: no line splitting for them.
+            if running.loggedBytes > Self.actionOutputLimit { continue }
             var start = bytes.startIndex
             while let newline = bytes[start...].firstIndex(of: 10) {
                 logActionLine(running, running.partialLine + bytes[start..<newline])
@@ -176,7 +181,6 @@ extension Daemon {
                 running.partialLine.removeAll()
             }
         }
-        // End of output: the pipe is closed, and out of epoll with it.
     }
 
     private func logActionLine(_ running: RunningAction, _ line: [UInt8]) {

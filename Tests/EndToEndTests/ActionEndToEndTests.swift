@@ -115,6 +115,26 @@ struct ActionEndToEndTests {
         #expect(gone.isEmpty || gone.contains(") Z"))
     }
 
+    @Test("A command that writes without end neither holds the event loop nor floods the log")
+    func endlessOutput() throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--action-timeout", "2"])
+        #expect(ctl(harness, in: harness.directory, ["start", "0.1s", "--exec", "yes"]).status == 0)
+        _ = contents(of: harness.directory + "/timerd.log", until: { $0.contains("exec started") })
+        // While `yes` writes as fast as it can, timerd still answers (generous bound: a loaded machine).
+        for _ in 0..<3 {
+            let started = Date()
+            #expect(harness.ctl(["ping"]).status == 0)
+            #expect(Date().timeIntervalSince(started) < 2)
+        }
+        let log = contents(of: harness.directory + "/timerd.log", until: { $0.contains("timed out") })
+        #expect(log.contains("exec timed out (status 124)"))
+        // At most 64 KiB of output lines ("y"), then one line saying the rest was not logged.
+        let lines = log.split(separator: "\n").filter { $0.hasSuffix("exec output: y") }
+        #expect(!lines.isEmpty && lines.count <= 65_536 / 2)
+        #expect(log.contains("exec output: more than 65536 bytes; the rest is not logged"))
+    }
+
     @Test("A subscriber gets the action event with the command's exit status, after the finish")
     func actionEvent() throws {
         let harness = try Harness()
