@@ -115,6 +115,7 @@ public enum ControlCommand {
                 throw .usage(error.description, verb: verb)
             }
         }
+        let edit = try EditRequest(verb, options)
         if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
@@ -182,6 +183,8 @@ public enum ControlCommand {
             } else {
                 output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
             }
+        case .extend, .restart, .rename, .skip, .remove:
+            if let edit { try edit.run(on: client, options: options, output: &output) }
         case .help, .completion, .completeTimers, .pick:
             output.out(HelpText.main)
         }

@@ -47,6 +47,16 @@ public enum Verb: String, Sendable, CaseIterable {
     case status
     /// Wait until a timer ends.
     case wait
+    /// Add time to (or, with `-`, take time from) a timer's current step.
+    case extend
+    /// Start a timer again with the same durations, under the same id.
+    case restart
+    /// Give a timer a new name.
+    case rename
+    /// End the current step of a group and start the next (alias `next`).
+    case skip
+    /// Remove ended timers from the history (alias `forget`).
+    case remove = "rm"
     /// Check that the daemon answers.
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.

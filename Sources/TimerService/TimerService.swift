@@ -200,7 +200,7 @@ public struct TimerService: Sendable {
         }
     }
 
-    private enum RunResult {
+    enum RunResult {
         case result([UInt8], changed: Bool, event: String? = nil)
         case stopped([UInt8], TimerEnding)
         case waiting
@@ -276,6 +276,8 @@ public struct TimerService: Sendable {
         case .daemonReload:
             try Self.allowOnly([], in: params, method: method)
             return .reload
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove:
+            return try runEdit(method, params: params, context: context)
         case .daemonStats:
             try Self.allowOnly([], in: params, method: method)
             let lateness = engine.lateness.summary.map {

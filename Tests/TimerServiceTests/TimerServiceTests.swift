@@ -56,7 +56,8 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 }
 
 private let methodList =
-    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
+    "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats, "
+    + "timer.extend, timer.restart, timer.rename, timer.skip, timer.remove"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {
