@@ -25,6 +25,7 @@ extension CommandTable {
             command("pause", "pause a running timer", Discussion.pause),
             command("resume", "resume a paused timer", Discussion.resume), status,
             command("wait", "wait until a timer ends (exit 0 finished, 1 stopped)", Discussion.wait),
+            events,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             rename,
             command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),

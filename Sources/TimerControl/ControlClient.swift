@@ -236,7 +236,14 @@ final class ControlClient {
             guard let line = try readLine(timeoutMilliseconds: timeoutMilliseconds) else {
                 throw .unavailable("timerd on \(socketPath) did not answer within \(timeoutMilliseconds / 1_000) s")
             }
-            let response = try Self.decode(line, as: Result.self)
+            let response: Response<Result>
+            do {
+                response = try Self.decode(line, as: Result.self)
+            } catch {
+                // A notification of a subscription on this connection is not a reply: skip it.
+                if (try? ServerNotification(line: line)) != nil { continue }
+                throw error
+            }
             guard response.id == .number(Double(id)) else { continue }
             if let error = response.error { throw .failed(error) }
             guard let result = response.result else { throw .protocolError("no result") }

@@ -116,7 +116,7 @@ public enum ControlCommand {
             }
         }
         let edit = try EditRequest(verb, options)
-        if [.stop, .pause, .resume, .wait, .status].contains(verb), let target = options.arguments.first {
+        if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
             } catch {
@@ -165,6 +165,8 @@ public enum ControlCommand {
             let timer = try wait(client, target: options.arguments[0], output: &output)
             try emit(timer, verb: verb, options: options, output: &output)
             return timer.state == .finished ? 0 : 1
+        case .events:
+            return try followEvents(client, target: options.arguments.first, json: options.json, output: &output)
         case .ping:
             let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)
             if options.json {
@@ -206,45 +208,7 @@ public enum ControlCommand {
         }
     }
 
-    /// Sends `timer.wait`; on a terminal, asks for the timer's status every 200 ms on the same
-    /// connection and redraws a progress bar on stderr.
-    private static func wait(_ client: ControlClient, target: String, output: inout some ControlOutput)
-        throws(ControlError) -> TimerInfo
-    {
-        let waitID = try client.send(.timerWait, TimerParams(timer: target))
-        let live = output.stderrIsTerminal
-        var statusInFlight = false
-        var drewBar = false
-        defer { if drewBar { output.err("\r\u{1B}[K") } }
-        while true {
-            if live && !statusInFlight {
-                try client.send(.timerStatus, TimerParams(timer: target))
-                statusInFlight = true
-            }
-            guard let line = try client.readLine(timeoutMilliseconds: live ? 200 : -1) else {
-                statusInFlight = false
-                continue
-            }
-            let response = try ControlClient.decode(line, as: TimerInfo.self)
-            if response.id == .number(Double(waitID)) {
-                if let error = response.error { throw .failed(error) }
-                guard let timer = response.result else { throw .protocolError("no result") }
-                return timer
-            }
-            statusInFlight = false
-            if let timer = response.result {
-                let label = timer.name ?? timer.id
-                output.err(
-                    "\r\(label) \(StatusTable.bar(timer.progress.fractionCompleted)) "
-                        + "\(StatusTable.percent(timer.progress.fractionCompleted)) \(DurationFormatter.clock(seconds: timer.remaining)) left\u{1B}[K"
-                )
-                drewBar = true
-                usleep(200_000)
-            }
-        }
-    }
-
-    private static func emit(_ timer: TimerInfo, verb: Verb, options: ControlOptions, output: inout some ControlOutput)
+    static func emit(_ timer: TimerInfo, verb: Verb, options: ControlOptions, output: inout some ControlOutput)
         throws(ControlError)
     {
         if options.json {

@@ -47,6 +47,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case status
     /// Wait until a timer ends.
     case wait
+    /// Follow timers' events as they happen, one line each (`journalctl -f` style).
+    case events
     /// Add time to (or, with `-`, take time from) a timer's current step.
     case extend
     /// Start a timer again with the same durations, under the same id.

@@ -162,18 +162,22 @@ extension Daemon {
     /// Writes what the socket takes now; then closes, drops, or watches for writability as
     /// ``ClientConnection/finishWrites()`` says.
     func flush(_ connection: Connection) {
-        while !connection.state.output.isEmpty {
-            let written: Int?
-            do {
-                written = try connection.socket.write(connection.state.output.nextBytes())
-            } catch {
-                close(connection)
-                return
+        // Notifications move to the output queue as it drains (EventBacklog), so a subscriber
+        // that reads is fed in the same call.
+        writing: repeat {
+            while !connection.state.output.isEmpty {
+                let written: Int?
+                do {
+                    written = try connection.socket.write(connection.state.output.nextBytes())
+                } catch {
+                    close(connection)
+                    return
+                }
+                guard let written else { break writing }
+                connection.state.output.consume(written)
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             }
-            guard let written else { break }
-            connection.state.output.consume(written)
-            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
-        }
+        } while connection.state.drainEvents()
         switch connection.state.finishWrites() {
         case .close: close(connection)
         case .dropUnread: dropUnreadReplies(connection)
@@ -204,6 +208,7 @@ extension Daemon {
             service.cancelWait(waiter)
             waiterConnections[waiter] = nil
         }
+        cancelSubscriptions(of: connection)
         epoll.remove(connection.socket)
         if connections.isEmpty { idleSince = Syscall.bootTimeNanoseconds() }
     }

@@ -67,6 +67,8 @@ extension Daemon {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }
+        trackSubscriptions(outcome, on: connection)
+        collectNotifications()
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
@@ -88,6 +90,7 @@ extension Daemon {
         if !endings.isEmpty { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
+        collectNotifications()
     }
 
     /// The wall clock was set (or the machine resumed): timers with an absolute end move with it.
@@ -173,6 +176,7 @@ extension Daemon {
             }
         }
         releaseHeldReplies()
+        deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {

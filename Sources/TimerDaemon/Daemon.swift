@@ -58,6 +58,8 @@ public final class Daemon {
     var heldReplies: [HeldReply] = []
     /// The connections that have a held reply this turn, so later replies to them are held too.
     var heldTokens: Set<UInt64> = []
+    /// This turn's event notifications, sent after its commit (``deliverNotifications()``).
+    var pendingNotifications: [EventNotification] = []
     /// After a refused commit: when to try again (boot-time ns) and the wait after a next failure.
     var commitRetry: (at: Int64, backoff: Int64)?
     var readBuffer = [UInt8](repeating: 0, count: 65_536)
@@ -101,6 +103,9 @@ public final class Daemon {
             clock: store.deadlineClock ?? SystemClock(), historyLimit: config.historyLimit,
             historyMaximumAge: config.historyMaxAgeSeconds)
         for note in saved.notes { log(note) }
+        // Timers that ended while no timerd ran become the first `missed` events (seq 1, 2 …),
+        // which a subscriber with afterSeq 0 replays (docs/protocol.md, "Events").
+        engine.eventRecording = .buffered
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
         try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())

@@ -171,6 +171,12 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case daemonReload = "daemon.reload"
     /// `{}` → ``StatsResult``: timer counts and the lateness of recent firings.
     case daemonStats = "daemon.stats"
+    /// `{"timer"?: id | name | "all", "events"?: [kind, …], "afterSeq"?: N}` →
+    /// `{"subscription": S, "seq": N}`, then `timer.event` and `timer.gap` notifications on the
+    /// same connection until `timer.unsubscribe` or the connection closes (docs/protocol.md, "Events").
+    case timerSubscribe = "timer.subscribe"
+    /// `{"subscription": S}` → `{"unsubscribed": true}`.
+    case timerUnsubscribe = "timer.unsubscribe"
     /// `{"timer": …, "by": seconds or "5m" / "-5m"}` → the timer with time added to (or taken from)
     /// its current step.
     case timerExtend = "timer.extend"

@@ -28,6 +28,12 @@ public struct ServiceOutcome: Sendable {
     /// The request's `id`, when it had a valid one: the daemon answers with an error under this id
     /// when the change cannot be saved (docs/durability.md, "Disk full").
     public var requestID: RPCID?
+    /// Set for a `timer.subscribe` that subscribed: its subscription number (the request's
+    /// ``RequestContext/waiter``), which the daemon ties to the connection. Its notifications
+    /// come from ``TimerService/takeNotifications()``.
+    public var newSubscription: SubscriptionRegistry.SubscriberID?
+    /// Set for a `timer.unsubscribe` that ended a subscription: its number.
+    public var endedSubscription: SubscriptionRegistry.SubscriberID?
 }
 
 /// A `daemon.reload` the daemon has to carry out and then answer.

@@ -120,6 +120,23 @@ public struct SubscriptionRegistry: Sendable {
         return true
     }
 
+    /// Whether `subscriber`'s subscription covers `event` (its scope and its kinds): what a replay
+    /// of past events asks (``EventRing``).
+    ///
+    /// - Parameters:
+    ///   - subscriber: the subscriber.
+    ///   - event: a past event.
+    /// - Returns: `false` when `subscriber` has no subscription.
+    public func covers(_ subscriber: SubscriberID, _ event: TimerEvent) -> Bool {
+        guard let subscription = subscriptions[subscriber], subscription.kinds.contains(event.kind.name) else {
+            return false
+        }
+        switch subscription.scope {
+        case .timer(let id): return id == event.timer.id
+        case .everyTimer(let owner): return owner == nil || owner == event.owner
+        }
+    }
+
     /// The subscribers to tell about `event`, in subscription order; subscriptions that end with it
     /// are removed.
     ///

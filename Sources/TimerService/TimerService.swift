@@ -40,6 +40,12 @@ public struct TimerService: Sendable {
     var waitsPerUser: [UInt32: Int] = [:]
     /// Recently formatted timestamps, reused within the same millisecond (see ``TimestampCache``).
     var timestamps = TimestampCache()
+    /// The recent events, numbered, for `afterSeq` (``EventRing``; 4,096 events).
+    public internal(set) var events = EventRing()
+    /// Each open `timer.subscribe`: who it counts against and its connection.
+    var streams: [SubscriptionRegistry.SubscriberID: StreamSubscription] = [:]
+    /// Notifications not yet taken by ``takeNotifications()``.
+    var notifications: [EventNotification] = []
 
     /// Creates a service around an engine.
     ///
@@ -47,8 +53,12 @@ public struct TimerService: Sendable {
     ///   - engine: the engine to run requests on.
     ///   - quota: the most live timers per uid, or `nil`.
     ///   - pid: the process id `daemon.ping` reports.
-    public init(engine: TimerEngine, quota: Int? = 10_000, pid: Int32 = 0) {
+    ///   - eventRingCapacity: the most recent events kept for `afterSeq` (``EventRing``).
+    public init(
+        engine: TimerEngine, quota: Int? = 10_000, pid: Int32 = 0, eventRingCapacity: Int = EventRing.defaultCapacity
+    ) {
         self.engine = engine
+        self.events = EventRing(capacity: eventRingCapacity)
         self.engine.eventRecording = .buffered
         self.quota = quota
         self.pid = pid
@@ -140,6 +150,12 @@ public struct TimerService: Sendable {
                 outcome.reloadRequest = ReloadRequest(id: id)
             case .listing(let listing):
                 outcome.listing = listing
+            case .subscribed(let data):
+                outcome.newSubscription = context.waiter
+                outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
+            case .unsubscribed(let subscriber, let data):
+                outcome.endedSubscription = subscriber
+                outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
             }
         } catch {
             outcome.reply = id == nil ? nil : Self.errorLine(id: id ?? .null, error)
@@ -159,7 +175,7 @@ public struct TimerService: Sendable {
     /// Whether `waiter` is a `timer.wait` still waiting.
     ///
     /// - Parameter waiter: the token of the request.
-    public func isWaiting(_ waiter: WaiterID) -> Bool { subscriptions.isSubscribed(waiter) }
+    public func isWaiting(_ waiter: WaiterID) -> Bool { pendingWaits[waiter] != nil }
 
     /// Forgets the wait of a client that went away.
     ///
@@ -168,21 +184,6 @@ public struct TimerService: Sendable {
     public mutating func cancelWait(_ waiter: WaiterID) {
         _ = removeWait(waiter)
         subscriptions.unsubscribe(waiter)
-    }
-
-    /// Takes the engine's events and fans them out through ``subscriptions``: each pending
-    /// `timer.wait` whose timer ended gets its reply.
-    ///
-    /// - Returns: the replies to send, in the order the events happened.
-    private mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
-        var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
-        for event in engine.takeEvents() {
-            for delivery in subscriptions.deliveries(for: event) {
-                guard let wait = removeWait(delivery.subscriber), let line = try? json(event.timer) else { continue }
-                wakeups.append((delivery.subscriber, Self.resultLine(id: wait.id, resultJSON: line)))
-            }
-        }
-        return wakeups
     }
 
     /// The request's id; an integer beyond ±2^53 keeps its digits (read again from `line`).
@@ -206,6 +207,8 @@ public struct TimerService: Sendable {
         case waiting
         case reload
         case listing(TimerListing)
+        case subscribed([UInt8])
+        case unsubscribed(SubscriptionRegistry.SubscriberID, [UInt8])
     }
 
     private mutating func run(
@@ -297,6 +300,11 @@ public struct TimerService: Sendable {
             var writer = JSONBytesWriter(capacity: 160)
             try result.write(to: &writer)
             return .result(writer.bytes, changed: false)
+        case .timerSubscribe:
+            return .subscribed(try subscribe(params, context: context))
+        case .timerUnsubscribe:
+            let (subscriber, data) = try unsubscribe(params, context: context)
+            return .unsubscribed(subscriber, data)
         }
     }
 }

@@ -86,8 +86,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "extend", "restart", "rename",
-                "skip", "rm", "rm", "ping", "reload", "pick", "completion",
+                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
+                "rename", "skip", "rm", "rm", "ping", "reload", "pick", "completion",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {

@@ -31,8 +31,8 @@ struct ProtocolTests {
         #expect(error(unknown).code == -32601)
         #expect(
             error(unknown).message
-                == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats, "
-                + "timer.extend, timer.restart, timer.rename, timer.skip, timer.remove"
+                == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
+                + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.rename, timer.skip, timer.remove"
         )
         #expect(unknown["id"] as? Int == 2)
 

@@ -10,7 +10,10 @@ import TimerService
 /// The document is the test's script: lines `→ …` are sent in order to one service on a
 /// ``ManualClock`` (wall clock 2026-11-29T09:00:00Z), lines `← …` are the exact replies expected
 /// next, and a line `# … N s later` advances the clock by N seconds and fires due timers. So the
-/// examples in the document are checked, byte for byte, on every test run.
+/// examples in the document are checked, byte for byte, on every test run. Notifications of
+/// subscriptions (`timer.event`, `timer.gap`) are expected after the reply of the request that
+/// caused them, as timerd sends them (after the turn's commit); the service keeps a ring of 8
+/// events, as the document says, so that a `timer.gap` fits on the page.
 @Suite("docs/protocol.md examples")
 struct ProtocolDocumentationTests {
     static let documentPath = URL(fileURLWithPath: #filePath)
@@ -23,7 +26,8 @@ struct ProtocolDocumentationTests {
         let clock = ManualClock(
             boot: BootInstant(nanoseconds: 1_000_000_000_000),
             wall: Date(timeIntervalSince1970: 1_795_942_800))  // 2026-11-29T09:00:00Z
-        var service = TimerService(engine: TimerEngine(clock: clock), quota: 10_000, pid: 4242)
+        var service = TimerService(
+            engine: TimerEngine(clock: clock), quota: 10_000, pid: 4242, eventRingCapacity: Self.ringCapacity)
         var pending: [String] = []
         var waiter: WaiterID = 1
         var requests = 0
@@ -47,6 +51,7 @@ struct ProtocolDocumentationTests {
                 {
                     pending.append(String(decoding: reply, as: UTF8.self))
                 }
+                pending += service.takeNotifications().map { String(decoding: $0.line, as: UTF8.self) }
             } else if line.hasPrefix("← ") {
                 let expected = String(line.dropFirst(2))
                 let actual = pending.isEmpty ? "(no reply)" : pending.removeFirst()
@@ -56,6 +61,7 @@ struct ProtocolDocumentationTests {
             } else if line.hasPrefix("# "), let seconds = Self.advance(in: line) {
                 clock.advance(bySeconds: seconds)
                 pending += service.fireDueTimers().wakeups.map { String(decoding: $0.reply, as: UTF8.self) }
+                pending += service.takeNotifications().map { String(decoding: $0.line, as: UTF8.self) }
             }
         }
         #expect(pending.isEmpty, "replies the document does not show: \(pending)")
@@ -64,7 +70,18 @@ struct ProtocolDocumentationTests {
         for method in RPCMethod.allCases {
             #expect(text.contains("\"method\":\"\(method.rawValue)\""), "docs/protocol.md has no example of \(method)")
         }
+        // Every kind of event, and both reasons of a gap, have an example notification.
+        for kind in TimerEvent.Name.allCases {
+            #expect(text.contains("\"event\":\"\(kind.rawValue)\""), "docs/protocol.md has no \(kind.rawValue) event")
+        }
+        for reason in ["ring", "slow"] {
+            #expect(text.contains("\"reason\":\"\(reason)\""), "docs/protocol.md has no timer.gap for \(reason)")
+        }
+        #expect(text.contains("ring of \(Self.ringCapacity) events"))
     }
+
+    /// The ring of recent events in the replayed session (timerd keeps 4,096), as the document says.
+    static let ringCapacity = 8
 
     /// `# … 300 s later` → 300.
     static func advance(in line: String) -> Double? {

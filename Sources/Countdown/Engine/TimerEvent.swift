@@ -57,6 +57,11 @@ public struct TimerEvent: Sendable, Hashable {
     }
 
     /// The kinds of event, without payloads: what a subscription filters on.
+    ///
+    /// The raw value is the kind's name on the wire (`"event"` of a `timer.event` notification and
+    /// the `events` filter of `timer.subscribe`; docs/protocol.md). A new kind is one new case here
+    /// (and in ``Kind``); the service's notification writer then asks, through an exhaustive
+    /// `switch`, for the kind's own fields.
     public enum Name: String, Sendable, Hashable, CaseIterable {
         /// ``Kind/started``.
         case started
@@ -64,8 +69,8 @@ public struct TimerEvent: Sendable, Hashable {
         case paused
         /// ``Kind/resumed``.
         case resumed
-        /// ``Kind/steppedToChild(_:)``.
-        case steppedToChild
+        /// ``Kind/steppedToChild(_:)``; `step` on the wire.
+        case steppedToChild = "step"
         /// ``Kind/finished``.
         case finished
         /// ``Kind/stopped``.

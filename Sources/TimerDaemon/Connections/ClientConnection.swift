@@ -31,6 +31,21 @@ struct ClientConnection {
     var output = OutputQueue()
     /// The `timer.wait` requests of this connection that are still pending.
     var waiters: Set<WaiterID> = []
+    /// The open `timer.subscribe`s of this connection: like a pending wait, each keeps it open.
+    var subscriptions: Set<WaiterID> = []
+    /// Notifications not yet moved to ``output`` (bounded; ``EventBacklog``).
+    var events = EventBacklog()
+    /// Moves notifications from ``events`` to ``output`` while the output is short
+    /// (``EventBacklog/drain(into:)``), unless the connection is closing.
+    ///
+    /// - Returns: whether anything moved.
+    mutating func drainEvents() -> Bool {
+        guard !output.isClosingAfterFlush else { return false }
+        return events.drain(into: &output)
+    }
+    /// Whether nothing keeps the connection open for the daemon's sake: no pending wait and no
+    /// subscription.
+    var hasNothingPending: Bool { waiters.isEmpty && subscriptions.isEmpty }
     /// The peer shut down its sending side: nothing more is read, but pending waits are still
     /// answered before the connection is closed.
     private(set) var isReadClosed = false
@@ -75,7 +90,7 @@ struct ClientConnection {
     /// - Parameter timeout: the idle timeout in nanoseconds.
     /// - Returns: the instant to close it at.
     func idleDeadline(timeout: Int64) -> Int64? {
-        guard waiters.isEmpty, output.isEmpty, framer.partialSince == nil, !isReadClosed, !isStreaming else {
+        guard hasNothingPending, output.isEmpty, framer.partialSince == nil, !isReadClosed, !isStreaming else {
             return nil
         }
         return lastActivity + timeout
@@ -130,7 +145,7 @@ struct ClientConnection {
     /// After the held lines are answered: a half-closed connection with no pending wait closes
     /// once everything is written.
     mutating func settleAfterHeldLines() {
-        if isReadClosed && waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
+        if isReadClosed && hasNothingPending && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
     }
 
     /// Queues the error the daemon sends for a line over 64 KiB (JSON-RPC `-32600`, id `null`,
@@ -155,8 +170,8 @@ struct ClientConnection {
     ///   Otherwise the connection stays; with no pending wait it closes after its last write.
     mutating func closeReading(isFlushPending: Bool) -> Bool {
         isReadClosed = true
-        if waiters.isEmpty && output.isEmpty && !isFlushPending && !isStreaming && heldFrames.isEmpty { return true }
-        if waiters.isEmpty && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
+        if hasNothingPending && output.isEmpty && !isFlushPending && !isStreaming && heldFrames.isEmpty { return true }
+        if hasNothingPending && !isStreaming && heldFrames.isEmpty { output.closeAfterFlush() }
         return false
     }
 
@@ -169,7 +184,7 @@ struct ClientConnection {
     mutating func answer(_ waiter: WaiterID, with reply: [UInt8]) {
         waiters.remove(waiter)
         queue(reply)
-        if isReadClosed && waiters.isEmpty { output.closeAfterFlush() }
+        if isReadClosed && hasNothingPending { output.closeAfterFlush() }
     }
 
     /// Whether the incomplete line has waited `timeout` nanoseconds or more (and the connection

@@ -1,0 +1,137 @@
+import FoundationEssentials
+import Glibc
+import TimerModel
+import TimerProtocol
+import TimerSystem
+
+extension ControlCommand {
+    /// `timerctl events [ID|NAME] [--json]`: subscribes to every timer the user may see (or one)
+    /// and prints each event as it arrives, one line each, until interrupted or timerd goes away.
+    ///
+    /// - Parameters:
+    ///   - client: the connection.
+    ///   - target: a timer's id or name, or `nil` for every timer.
+    ///   - json: print the notification objects as they came, one per line.
+    ///   - output: where to print.
+    /// - Returns: never normally: the command runs until the connection ends.
+    /// - Throws: ``ControlError/failed(_:)`` (no such timer), ``ControlError/unavailable(_:)``
+    ///   when timerd closes the connection, ``ControlError/protocolError(_:)`` for a bad line.
+    static func followEvents(
+        _ client: ControlClient, target: String?, json: Bool, output: inout some ControlOutput
+    ) throws(ControlError) -> Int32 {
+        _ = try client.call(.timerSubscribe, SubscribeParams(timer: target), as: SubscribeResult.self)
+        while true {
+            guard let line = try client.readLine(timeoutMilliseconds: -1) else { continue }
+            let notification: ServerNotification?
+            do {
+                notification = try ServerNotification(line: line)
+            } catch {
+                throw .protocolError(String(decoding: line.prefix(200), as: UTF8.self))
+            }
+            switch notification {
+            case .event(let event):
+                output.out(json ? String(decoding: event.line, as: UTF8.self) + "\n" : EventLine.render(event))
+            case .gap(let from, let to, let reason):
+                output.out(
+                    json ? String(decoding: line, as: UTF8.self) + "\n" : EventLine.gap(from, to, reason: reason))
+            case .other, nil:
+                continue  // a reply to nothing we sent, or a notification this timerctl does not know
+            }
+        }
+    }
+}
+
+/// The human form of `timerctl events` lines: `2026-12-01 09:00:00  started   3  tea  25m`.
+enum EventLine {
+    /// One event: local time, kind, id, name (`-` for none) and a detail.
+    ///
+    /// - Parameter event: the notification.
+    /// - Returns: the line with its newline.
+    static func render(_ event: TimerEventNotification) -> String {
+        let time = ISO8601.date(from: event.at).map(localTime) ?? event.at
+        let columns = [
+            time, event.event.padding(to: 8), event.timer.id, event.timer.name ?? "-", detail(of: event),
+        ]
+        return columns.joined(separator: "  ").trimmingTrailingSpaces + "\n"
+    }
+
+    /// The line for a `timer.gap`.
+    static func gap(_ from: UInt64, _ to: UInt64, reason: String) -> String {
+        let count = to >= from ? to - from + 1 : 0
+        let why =
+            reason == "slow"
+            ? "this reader was too slow" : reason == "ring" ? "they are older than timerd keeps" : reason
+        let numbers = from == to ? "event \(from)" : "events \(from)-\(to)"
+        return "\(localTime(Date()))  -- \(count) \(count == 1 ? "event" : "events") lost (\(numbers)): \(why) --\n"
+    }
+
+    /// What the kind says in a few words.
+    private static func detail(of event: TimerEventNotification) -> String {
+        let timer = event.timer
+        let left = DurationFormatter.clock(seconds: timer.remaining) + " left"
+        switch event.event {
+        case "started":
+            let parts = timer.children.map { $0.map(\.duration) } ?? [timer.duration]
+            let durations = parts.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
+            if let endsAt = timer.endsAt, let date = ISO8601.date(from: endsAt) {
+                return "\(durations), ends \(localTime(date))"
+            }
+            return durations
+        case "paused", "resumed", "stopped": return left
+        case "step":
+            let child = event.params["child"].flatMap { value -> Int? in
+                if case .number(let number) = value { return Int(exactly: number) }
+                return nil
+            }
+            let count = timer.children?.count ?? 1
+            return child.map { "step \($0 + 1) of \(count), \(left)" } ?? left
+        case "finished": return "after " + DurationFormatter.compact(seconds: timer.duration)
+        case "missed":
+            return "ended while timerd was down" + (timer.endedAt.map { " (at \($0))" } ?? "")
+        default:
+            // A kind this timerctl does not know: its own members, as JSON.
+            let own = event.params.keys.sorted().filter { !["at", "event", "seq", "timer"].contains($0) }
+            return own.compactMap { key in event.params[key].map { "\(key)=\(compactJSON($0))" } }
+                .joined(separator: " ")
+        }
+    }
+
+    /// `2026-12-01 09:00:00` in the local time zone (TZ, else /etc/localtime).
+    static func localTime(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return ISO8601.string(from: date) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `value` as compact JSON with sorted keys, for a member of a kind this timerctl does not know.
+    static func compactJSON(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number): return RequestJSON.number(number)
+        case .string(let text): return RequestJSON.string(text)
+        case .array(let items): return "[" + items.map(compactJSON).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{"
+                + members.keys.sorted().map { RequestJSON.string($0) + ":" + compactJSON(members[$0] ?? .null) }
+                .joined(separator: ",") + "}"
+        }
+    }
+}
+
+extension String {
+    /// The string padded with spaces on the right to `width` characters.
+    fileprivate func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    /// The string without trailing spaces.
+    fileprivate var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,58 @@
+import TimerService
+
+/// Server-pushed events (docs/protocol.md, "Events"): the notifications the service produces are
+/// held until the turn's commit (a subscriber never hears of a change before it is on disk), then
+/// offered to each connection's bounded ``EventBacklog`` and written as the client reads.
+extension Daemon {
+    /// Ties a new subscription to its connection, or forgets an ended one, after a request.
+    ///
+    /// - Parameters:
+    ///   - outcome: what the request produced.
+    ///   - connection: where it came from.
+    func trackSubscriptions(_ outcome: ServiceOutcome, on connection: Connection) {
+        if let subscriber = outcome.newSubscription, service.hasSubscription(subscriber) {
+            connection.state.subscriptions.insert(subscriber)
+        }
+        if let subscriber = outcome.endedSubscription {
+            connection.state.subscriptions.remove(subscriber)
+            connection.state.settleAfterHeldLines()
+        }
+    }
+
+    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``).
+    func collectNotifications() {
+        let taken = service.takeNotifications()
+        guard !taken.isEmpty else { return }
+        if pendingNotifications.isEmpty {
+            pendingNotifications = taken
+        } else {
+            pendingNotifications += taken
+        }
+    }
+
+    /// After the turn's commit: offers each held notification to its connection's backlog, which a
+    /// slow client overflows into a `timer.gap` (reason `slow`), and marks the connection for the
+    /// turn's flush.
+    ///
+    /// - Complexity: O(n) in the notifications of the turn.
+    func deliverNotifications() {
+        guard !pendingNotifications.isEmpty else { return }
+        let taken = pendingNotifications
+        pendingNotifications.removeAll(keepingCapacity: true)
+        for notification in taken {
+            guard let connection = connections[notification.connection] else { continue }
+            if !connection.state.events.offer(seq: notification.seq, line: notification.line) {
+                log(
+                    "client \(connection.token) (uid \(connection.uid)): does not read its events "
+                        + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
+            }
+            pendingFlush.insert(connection.token)
+        }
+    }
+
+    /// Ends the subscriptions of a connection that goes away.
+    func cancelSubscriptions(of connection: Connection) {
+        for subscriber in connection.state.subscriptions { service.cancelSubscription(subscriber) }
+        connection.state.subscriptions.removeAll()
+    }
+}

@@ -1,0 +1,124 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+/// One notification line for one subscriber: what ``TimerService/takeNotifications()`` hands the
+/// daemon to queue on a connection.
+public struct EventNotification: Sendable {
+    /// The subscription it is for.
+    public var subscriber: SubscriptionRegistry.SubscriberID
+    /// The connection that subscription came on.
+    public var connection: UInt64
+    /// The event's sequence number; `nil` for a `timer.gap` line.
+    public var seq: UInt64?
+    /// The JSON-RPC notification, without the newline.
+    public var line: [UInt8]
+}
+
+/// Why a subscriber did not get some events (the `reason` of `timer.gap`).
+public enum EventGapReason: String, Sendable, Hashable {
+    /// They were older than the ring of recent events keeps (``EventRing``): `afterSeq` asked for
+    /// events already forgotten.
+    case ring
+    /// The subscriber read too slowly: its queue of unsent notifications passed its limit and was
+    /// dropped (docs/protocol.md, "Events").
+    case slow
+}
+
+// The notification lines (docs/protocol.md, "Events"), written with the product's one JSON writer,
+// keys sorted as in every reply.
+extension TimerService {
+    /// The members a kind of event adds to the `params` of its `timer.event` notification, beside
+    /// `at`, `event`, `seq` and `timer`.
+    ///
+    /// A new kind of event adds its case here (the `switch` is exhaustive, so the compiler asks):
+    /// each member is a key and its value as JSON text. Members are sorted by key when written.
+    ///
+    /// - Parameter kind: what happened.
+    /// - Returns: the extra members, possibly none.
+    public static func eventMembers(of kind: TimerEvent.Kind) -> [(key: String, json: [UInt8])] {
+        switch kind {
+        case .steppedToChild(let child):
+            var writer = JSONBytesWriter(capacity: 8)
+            writer.integer(Int64(child))
+            return [("child", writer.bytes)]
+        case .extended(let seconds):
+            // Seconds as applied: negative when time was taken away (clamped to what was left).
+            var writer = JSONBytesWriter(capacity: 24)
+            if (try? writer.number(seconds)) == nil { return [] }
+            return [("by", writer.bytes)]
+        case .renamed(let previous):
+            var writer = JSONBytesWriter(capacity: 24)
+            if let previous { writer.string(previous) } else { writer.null() }
+            return [("from", writer.bytes)]
+        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed:
+            return []
+        }
+    }
+
+    /// The `timer.event` notification of `event`, numbered `seq`:
+    /// `{"jsonrpc":"2.0","method":"timer.event","params":{"at":…,"event":…,"seq":…,"timer":{…}}}`.
+    ///
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - seq: its sequence number.
+    /// - Returns: the line, without the newline.
+    /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure (the engine makes none).
+    /// - Complexity: O(n) in the size of the timer object.
+    mutating func notificationLine(for event: TimerEvent, seq: UInt64) throws -> [UInt8] {
+        var members = Self.eventMembers(of: event.kind)
+        var text = JSONBytesWriter(capacity: 48)
+        text.string(timestamps.string(from: event.date))
+        members.append(("at", text.bytes))
+        text = JSONBytesWriter(capacity: 16)
+        text.string(event.kind.name.rawValue)
+        members.append(("event", text.bytes))
+        text = JSONBytesWriter(capacity: 24)
+        text.integer(Int64(clamping: seq))
+        members.append(("seq", text.bytes))
+        members.append(("timer", try json(event.timer)))
+        members.sort { $0.key < $1.key }
+        var writer = JSONBytesWriter(capacity: members.reduce(80) { $0 + $1.key.utf8.count + $1.json.count + 4 })
+        writer.raw(#"{"jsonrpc":"2.0","method":"timer.event","params":{"#)
+        for (index, member) in members.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(member.key)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.bytes += member.json
+        }
+        writer.raw("}}")
+        return writer.bytes
+    }
+
+    /// The `timer.gap` notification: events `fromSeq` … `toSeq` (inclusive) were lost to this
+    /// subscriber: `{"jsonrpc":"2.0","method":"timer.gap","params":{"fromSeq":A,"reason":…,"toSeq":B}}`.
+    ///
+    /// - Parameters:
+    ///   - fromSeq: the first number lost.
+    ///   - toSeq: the last number lost (at least `fromSeq`).
+    ///   - reason: why.
+    /// - Returns: the line, without the newline.
+    public static func gapLine(fromSeq: UInt64, toSeq: UInt64, reason: EventGapReason) -> [UInt8] {
+        var writer = JSONBytesWriter(capacity: 112)
+        writer.raw(#"{"jsonrpc":"2.0","method":"timer.gap","params":{"fromSeq":"#)
+        writer.integer(Int64(clamping: fromSeq))
+        writer.raw(#","reason":"#)
+        writer.string(reason.rawValue)
+        writer.raw(#","toSeq":"#)
+        writer.integer(Int64(clamping: toSeq))
+        writer.raw("}}")
+        return writer.bytes
+    }
+
+    /// The line of ring entry `seq`, written once and kept in the ring.
+    ///
+    /// - Parameter seq: a number the ring still keeps.
+    /// - Returns: the line, or `nil` when it is forgotten (or cannot be written).
+    mutating func ringLine(seq: UInt64) -> [UInt8]? {
+        guard let entry = events.entry(seq: seq) else { return nil }
+        if let line = entry.line { return line }
+        guard let line = try? notificationLine(for: entry.event, seq: seq) else { return nil }
+        events.setLine(line, forSeq: seq)
+        return line
+    }
+}

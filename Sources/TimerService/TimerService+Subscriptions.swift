@@ -1,0 +1,204 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+/// A `timer.subscribe` that is open: who it counts against (``WaitLimits``) and where its
+/// notifications go.
+struct StreamSubscription: Sendable {
+    /// The subscriber's uid.
+    var uid: UInt32
+    /// The connection it came on.
+    var connection: UInt64
+}
+
+// `timer.subscribe` and `timer.unsubscribe` (docs/protocol.md, "Events"), and the fan-out of the
+// engine's events to subscriptions and waits.
+extension TimerService {
+    /// Runs `timer.subscribe`: registers a subscription under the request's token
+    /// (``RequestContext/waiter``), queues the replay that `afterSeq` asks for, and returns the
+    /// result `{"seq":N,"subscription":S}`.
+    ///
+    /// Scope: `timer` absent, `null` or `"all"` is every timer the requester may see (its own; root:
+    /// everyone's); an id or a name is that one timer, found as `timer.status` finds it (so another
+    /// user's timer is "not found"). `events` filters kinds by their wire names; absent is every kind.
+    /// A subscription counts as one pending wait against ``waitLimits``.
+    ///
+    /// - Throws: ``RPCError`` (`-32602` for bad parameters or an `afterSeq` past the last event,
+    ///   `-32004` past a limit), `CountdownError.timerNotFound`.
+    mutating func subscribe(_ params: [String: JSONValue], context: RequestContext) throws -> [UInt8] {
+        let method = RPCMethod.timerSubscribe
+        try Self.allowOnly(["afterSeq", "events", "timer"], in: params, method: method)
+        let scope: SubscriptionRegistry.Scope
+        switch params["timer"] {
+        case .none, .some(.null), .some(.string("all")):
+            scope = .everyTimer(owner: context.requester)
+        default:
+            let reference = try Self.timerReference(params.filter { $0.key == "timer" }, method)
+            scope = .timer(try engine.status(reference, requester: context.requester).id)
+        }
+        let kinds = try Self.eventKinds(params["events"])
+        var afterSeq: UInt64?
+        switch params["afterSeq"] {
+        case .none, .some(.null): afterSeq = nil
+        case .some(.number(let number)) where number >= 0 && number == number.rounded() && number < 9e15:
+            afterSeq = UInt64(number)
+        case .some(let other): throw Self.typeError("afterSeq", "a whole number ≥ 0", other, method)
+        }
+        if let afterSeq, afterSeq > events.lastSeq {
+            throw RPCError(
+                .invalidParams,
+                "afterSeq \(afterSeq) is past the last event (\(events.lastSeq)): timerd restarted since "
+                    + "(numbers start again at 1); subscribe without afterSeq")
+        }
+        try checkWaitLimits(for: context)
+        let subscriber = context.waiter
+        subscriptions.subscribe(subscriber, to: scope, kinds: kinds, lifetime: .untilCancelled)
+        streams[subscriber] = StreamSubscription(uid: context.uid, connection: context.connection)
+        waitsPerConnection[context.connection, default: 0] += 1
+        waitsPerUser[context.uid, default: 0] += 1
+        if let afterSeq { replay(after: afterSeq, to: subscriber, connection: context.connection) }
+        var writer = JSONBytesWriter(capacity: 48)
+        writer.raw(#"{"seq":"#)
+        writer.integer(Int64(clamping: events.lastSeq))
+        writer.raw(#","subscription":"#)
+        writer.integer(Int64(clamping: subscriber))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// Runs `timer.unsubscribe`: ends subscription `S` of the requester's connection.
+    ///
+    /// - Returns: the subscription ended and the result `{"unsubscribed":true}`.
+    /// - Throws: ``RPCError`` `-32602` when `subscription` is missing, not a number, or not a
+    ///   subscription of this connection.
+    mutating func unsubscribe(_ params: [String: JSONValue], context: RequestContext) throws
+        -> (SubscriptionRegistry.SubscriberID, [UInt8])
+    {
+        let method = RPCMethod.timerUnsubscribe
+        try Self.allowOnly(["subscription"], in: params, method: method)
+        guard case .some(.number(let number)) = params["subscription"] else {
+            if let other = params["subscription"] { throw Self.typeError("subscription", "a number", other, method) }
+            throw RPCError(
+                .invalidParams, "timer.unsubscribe needs \"subscription\": the number timer.subscribe returned")
+        }
+        guard number >= 0, number == number.rounded(), number < 9e15,
+            let stream = streams[UInt64(number)], stream.connection == context.connection,
+            stream.uid == context.uid
+        else {
+            throw RPCError(
+                .invalidParams, "no subscription \(DurationFormatter.number(number)) on this connection")
+        }
+        let subscriber = UInt64(number)
+        cancelSubscription(subscriber)
+        return (subscriber, Array(#"{"unsubscribed":true}"#.utf8))
+    }
+
+    /// Ends a subscription (its client unsubscribed or went away); nothing when there is none.
+    ///
+    /// - Parameter subscriber: the subscription's number.
+    /// - Complexity: O(1).
+    public mutating func cancelSubscription(_ subscriber: SubscriptionRegistry.SubscriberID) {
+        guard let stream = streams.removeValue(forKey: subscriber) else { return }
+        subscriptions.unsubscribe(subscriber)
+        let onConnection = waitsPerConnection[stream.connection, default: 1] - 1
+        waitsPerConnection[stream.connection] = onConnection > 0 ? onConnection : nil
+        let ofUser = waitsPerUser[stream.uid, default: 1] - 1
+        waitsPerUser[stream.uid] = ofUser > 0 ? ofUser : nil
+    }
+
+    /// Whether `subscriber` is an open `timer.subscribe`.
+    ///
+    /// - Parameter subscriber: the token of the request that subscribed.
+    public func hasSubscription(_ subscriber: SubscriptionRegistry.SubscriberID) -> Bool {
+        streams[subscriber] != nil
+    }
+
+    /// The notifications queued since the last call, in order: the daemon writes each on its
+    /// connection after the turn's commit.
+    ///
+    /// - Returns: the notifications; each event's line is shared by all its subscribers.
+    /// - Complexity: O(1) (the buffer is handed over).
+    public mutating func takeNotifications() -> [EventNotification] {
+        guard !notifications.isEmpty else { return [] }
+        defer { notifications = [] }
+        return notifications
+    }
+
+    /// Takes the engine's events, numbers them into the ring and fans them out through
+    /// ``subscriptions``: each pending `timer.wait` whose timer ended gets its reply, each
+    /// matching `timer.subscribe` a notification (one per connection per event, however many of
+    /// its subscriptions match).
+    ///
+    /// - Returns: the wait replies to send, in the order the events happened.
+    /// - Complexity: O(k log k) per event for its k subscribers, plus one line written per event
+    ///   that has any.
+    mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
+        var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
+        for event in engine.takeEvents() {
+            let seq = events.append(event)
+            let deliveries = subscriptions.deliveries(for: event)
+            guard !deliveries.isEmpty else { continue }
+            var line: [UInt8]?
+            var served: Set<UInt64> = []
+            for delivery in deliveries {
+                if let wait = removeWait(delivery.subscriber) {
+                    if let timer = try? json(event.timer) {
+                        wakeups.append((delivery.subscriber, Self.resultLine(id: wait.id, resultJSON: timer)))
+                    }
+                    continue
+                }
+                guard let stream = streams[delivery.subscriber] else { continue }
+                if deliveries.count > 1, !served.insert(stream.connection).inserted { continue }
+                if line == nil { line = ringLine(seq: seq) }
+                guard let line else { continue }
+                notifications.append(
+                    EventNotification(
+                        subscriber: delivery.subscriber, connection: stream.connection, seq: seq, line: line))
+            }
+        }
+        return wakeups
+    }
+
+    /// Queues for a new subscription the events after `afterSeq` it covers, preceded by a
+    /// `timer.gap` (reason `ring`) when some of them are already forgotten.
+    private mutating func replay(
+        after afterSeq: UInt64, to subscriber: SubscriptionRegistry.SubscriberID, connection: UInt64
+    ) {
+        if afterSeq + 1 < events.firstSeq {
+            notifications.append(
+                EventNotification(
+                    subscriber: subscriber, connection: connection, seq: nil,
+                    line: Self.gapLine(fromSeq: afterSeq + 1, toSeq: events.firstSeq - 1, reason: .ring)))
+        }
+        for entry in events.entries(after: afterSeq) where subscriptions.covers(subscriber, entry.event) {
+            guard let line = ringLine(seq: entry.seq) else { continue }
+            notifications.append(
+                EventNotification(subscriber: subscriber, connection: connection, seq: entry.seq, line: line))
+        }
+    }
+
+    /// The kinds named by `events` (wire names), or every kind when it is absent.
+    private static func eventKinds(_ value: JSONValue?) throws -> Set<TimerEvent.Name> {
+        let known = TimerEvent.Name.allCases.map(\.rawValue).joined(separator: ", ")
+        switch value {
+        case .none, .some(.null):
+            return Set(TimerEvent.Name.allCases)
+        case .some(.array(let items)) where !items.isEmpty:
+            var kinds: Set<TimerEvent.Name> = []
+            for item in items {
+                guard case .string(let text) = item, let kind = TimerEvent.Name(rawValue: text) else {
+                    let shown: String
+                    if case .string(let text) = item { shown = "\"\(text)\"" } else { shown = "a \(item.typeName)" }
+                    throw RPCError(
+                        .invalidParams, "unknown event kind \(shown) in \"events\" of timer.subscribe; kinds: \(known)")
+                }
+                kinds.insert(kind)
+            }
+            return kinds
+        case .some(let other):
+            throw RPCError(
+                .invalidParams,
+                "\"events\" of timer.subscribe must be a non-empty array of kinds (\(known)), got \(other.typeName)")
+        }
+    }
+}
