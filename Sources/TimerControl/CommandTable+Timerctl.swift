@@ -29,7 +29,7 @@ extension CommandTable {
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             rename,
             command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),
-            remove,
+            remove, watch,
             CommandSpec(
                 "ping", usages: [Usage([], summary: "check that timerd answers")],
                 discussion: "Check that timerd answers; print its version, protocol version and pid."),
@@ -180,6 +180,10 @@ extension CommandTable {
         usages: [Usage([.argument("ID|NAME"), .argument("NEWNAME")], summary: "give a timer a new name")],
         discussion: Discussion.rename)
 
+    private static let watch = CommandSpec(
+        "watch", aliases: ["top"], usages: [Usage([], summary: "a live full-screen view of your timers")],
+        discussion: Discussion.watch)
+
     private static let remove = CommandSpec(
         "rm", aliases: ["forget"], arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .optional)],
         options: [OptionSpec(["--all-ended"], help: "remove every ended timer of yours")],
@@ -189,10 +193,6 @@ extension CommandTable {
             Usage([.option("--all-ended", isOptional: false)], summary: "remove every ended timer of yours"),
         ],
         discussion: Discussion.remove)
-
-    private static let watch = CommandSpec(
-        "watch", aliases: ["top"], usages: [Usage([], summary: "a live full-screen view of your timers")],
-        discussion: Discussion.watch)
 
     private static let start = CommandSpec(
         "start",

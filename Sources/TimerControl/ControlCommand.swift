@@ -116,6 +116,7 @@ public enum ControlCommand {
             }
         }
         let edit = try EditRequest(verb, options)
+        if verb == .watch { try Watch.checkTerminal() }
         if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
@@ -187,6 +188,8 @@ public enum ControlCommand {
             }
         case .extend, .restart, .rename, .skip, .remove:
             if let edit { try edit.run(on: client, options: options, output: &output) }
+        case .watch:
+            return try Watch.run(client, output: &output)
         case .help, .completion, .completeTimers, .pick:
             output.out(HelpText.main)
         }

@@ -59,6 +59,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case skip
     /// Remove ended timers from the history (alias `forget`).
     case remove = "rm"
+    /// A live full-screen view of the timers (alias `top`).
+    case watch
     /// Check that the daemon answers.
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.

@@ -61,7 +61,7 @@ struct CompletionTests {
         #expect(
             Self.candidates([""], script: script) == [
                 "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart", "rename", "skip",
-                "rm", "ping", "reload", "pick", "completion", "help",
+                "rm", "watch", "ping", "reload", "pick", "completion", "help",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
         #expect(

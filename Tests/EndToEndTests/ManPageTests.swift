@@ -87,7 +87,7 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
-                "rename", "skip", "rm", "rm", "ping", "reload", "pick", "completion",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
