@@ -4,7 +4,8 @@ extension CommandTable {
     /// A word of two or more characters that begins a command's name suggests that command;
     /// otherwise the command within an edit distance of 2 (optimal string alignment: insertion,
     /// deletion, substitution and a swap of neighbours each cost 1, so `stauts` is 1 from
-    /// `status`), the first in table order on a tie.
+    /// `status`), the first in table order on a tie, unless every character of the longer of the
+    /// two would change (`x` is 2 from `rm`, which shares nothing with it).
     ///
     /// - Parameter word: the word that selected no command.
     /// - Returns: a command's name or alias, or `nil` when none is close.
@@ -15,7 +16,7 @@ extension CommandTable {
         return
             candidates
             .map { ($0, Self.editDistance(Array(word), Array($0))) }
-            .filter { $0.1 <= 2 }
+            .filter { $0.1 <= 2 && $0.1 < max(word.count, $0.0.count) }
             .min { $0.1 < $1.1 }?.0
     }
 

@@ -26,6 +26,10 @@ extension CommandTable {
             command("resume", "resume a paused timer", Discussion.resume), status,
             wait,
             events,
+            extend, command("restart", "start a timer again with the same durations", Discussion.restart),
+            rename,
+            command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),
+            remove, watch,
             CommandSpec(
                 "ping", usages: [Usage([], summary: "check that timerd answers")],
                 discussion: "Check that timerd answers; print its version, protocol version and pid."),
@@ -63,8 +67,8 @@ extension CommandTable {
     /// The text of `timerctl --help` after the global options.
     static let timerctlExitStatus = """
         Exit status: 0 success, 1 operation failed (no such timer, invalid state, wait on a
-        stopped timer, a bad configuration file on reload), 64 usage error, 69 daemon
-        unavailable, 76 bad reply from the daemon.
+        stopped timer, a bad configuration file on reload, a name in use), 64 usage error,
+        69 daemon unavailable (or no terminal for watch), 76 bad reply from the daemon.
         See 'timerctl COMMAND --help' for a command's details.
         """
 
@@ -135,11 +139,60 @@ extension CommandTable {
             """)
 
     /// A command that takes one timer and no options (`stop`, `pause`, `resume`, `wait`).
-    private static func command(_ name: String, _ summary: String, _ discussion: String) -> CommandSpec {
+    private static func command(_ name: String, _ summary: String, _ discussion: String, aliases: [String] = [])
+        -> CommandSpec
+    {
         CommandSpec(
-            name, arguments: [timer], usages: [Usage([.argument("ID|NAME")], summary: summary)],
+            name, aliases: aliases, arguments: [timer], usages: [Usage([.argument("ID|NAME")], summary: summary)],
             discussion: discussion)
     }
+
+    private static let extend = CommandSpec(
+        "extend",
+        arguments: [
+            timer,
+            ArgumentSpec(
+                ValueSpec(
+                    "DURATION", .duration,
+                    help: """
+                        5m, 90s, 1h30m, 00:05:00 or PT5M (as for start); a leading '-' subtracts
+                        (-5m). At most 366 days in all.
+                        """), .exactlyOne),
+        ],
+        usages: [
+            Usage(
+                [.argument("ID|NAME"), .argument("DURATION")], summary: "add time to a timer (-DURATION takes it away)")
+        ],
+        discussion: Discussion.extend)
+
+    private static let rename = CommandSpec(
+        "rename",
+        arguments: [
+            timer,
+            ArgumentSpec(
+                ValueSpec(
+                    "NEWNAME",
+                    help: """
+                        the same rule as start --name: 1-64 printable characters, not starting
+                        with '-', not all digits; unique among live timers.
+                        """), .exactlyOne),
+        ],
+        usages: [Usage([.argument("ID|NAME"), .argument("NEWNAME")], summary: "give a timer a new name")],
+        discussion: Discussion.rename)
+
+    private static let watch = CommandSpec(
+        "watch", aliases: ["top"], usages: [Usage([], summary: "a live full-screen view of your timers")],
+        discussion: Discussion.watch)
+
+    private static let remove = CommandSpec(
+        "rm", aliases: ["forget"], arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .optional)],
+        options: [OptionSpec(["--all-ended"], help: "remove every ended timer of yours")],
+        usages: [
+            // `.text`: the argument is optional only because --all-ended may replace it.
+            Usage([.text("ID|NAME")], summary: "remove an ended timer from the history"),
+            Usage([.option("--all-ended", isOptional: false)], summary: "remove every ended timer of yours"),
+        ],
+        discussion: Discussion.remove)
 
     private static let start = CommandSpec(
         "start",
@@ -257,6 +310,44 @@ private enum Discussion {
         On a terminal, a progress bar is drawn on stderr. When the timer finishes and
         standard output is a terminal, --message TEXT prints TEXT and --bell rings the
         terminal bell (nothing when it was stopped, or when output is not a terminal).
+        """
+    static let extend = """
+        Add time to a running or paused timer; a leading '-' takes time away
+        (timerctl extend tea -5m). The time goes to the step that runs now: the timer
+        itself, or a group's current step (later steps keep their durations). Taking away
+        more than is left ends the step now: a timer (or a group's last step) finishes,
+        even when paused; a group goes on with its next step. A timer started with --at
+        ends that much later (or earlier). --json prints the timer.
+        """
+    static let restart = """
+        Start a timer again from the beginning with the same durations (as extended, if
+        they were), under the same id and name: running, paused or ended. An ended timer
+        comes back only if no live timer has taken its name. A timer started with --at
+        restarts as a countdown of its whole duration. --json prints the timer.
+        """
+    static let rename = """
+        Give a timer a new name, live or ended; names are unique among your live timers.
+        --json prints the timer.
+        """
+    static let skip = """
+        End the current step of a running or paused group now and start the next (paused
+        if the group is paused); after the last step the group finishes. The skipped time
+        counts as done. A single timer has no next step: that is an error (use stop).
+        Alias: next. --json prints the group.
+        """
+    static let remove = """
+        Remove an ended (finished or stopped) timer from the history that status --all
+        shows, or with --all-ended every ended timer of yours. A running or paused timer is
+        refused: stop it first. Alias: forget. --json prints the removed timers.
+        """
+    static let watch = """
+        A live full-screen view of your timers: name, state, remaining time, end time, a
+        progress bar as wide as the terminal and a group's step. It is redrawn when timerd
+        reports a change and each second (more often near the end); it never polls.
+        Keys (on the selected timer; Up/Down select): p pause/resume, s stop, + and - add or
+        take 1 minute, n next step, q quit. NO_COLOR turns colour off. Needs a terminal:
+        without one it fails (exit 69, as pick does); 'timerctl events' prints events as
+        lines instead. Alias: top.
         """
     static let completion = """
         Print a completion script for SHELL (bash, zsh or fish), generated from timerctl's own

@@ -328,3 +328,24 @@ struct ListParams: RequestParams, Sendable {
 struct NoParams: RequestParams, Sendable {
     var jsonMembers: [String] { [] }
 }
+
+struct ExtendParams: RequestParams, Sendable {
+    var timer: String
+    /// Seconds; negative subtracts.
+    var seconds: Double
+    var jsonMembers: [String] { [#""timer":"# + RequestJSON.string(timer), #""by":"# + RequestJSON.number(seconds)] }
+}
+
+struct RenameParams: RequestParams, Sendable {
+    var timer: String
+    var name: String
+    var jsonMembers: [String] { [#""timer":"# + RequestJSON.string(timer), #""name":"# + RequestJSON.string(name)] }
+}
+
+struct RemoveParams: RequestParams, Sendable {
+    /// The timer to remove, or `nil` for every ended timer of the caller.
+    var timer: String?
+    var jsonMembers: [String] {
+        timer.map { [#""timer":"# + RequestJSON.string($0)] } ?? [#""allEnded":true"#]
+    }
+}

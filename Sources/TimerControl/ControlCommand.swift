@@ -131,6 +131,8 @@ public enum ControlCommand {
                 options, environment: ProcessEnvironment.current(),
                 workingDirectory: try ActionRequest.currentDirectory())
             : nil
+        let edit = try EditRequest(verb, options)
+        if verb == .watch { try Watch.checkTerminal() }
         if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
             do {
                 _ = try TimerReference(parsing: target)
@@ -205,6 +207,10 @@ public enum ControlCommand {
             } else {
                 output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
             }
+        case .extend, .restart, .rename, .skip, .remove:
+            if let edit { try edit.run(on: client, options: options, output: &output) }
+        case .watch:
+            return try Watch.run(client, output: &output)
         case .help, .completion, .completeTimers, .pick:
             output.out(HelpText.main)
         }

@@ -49,6 +49,18 @@ public enum Verb: String, Sendable, CaseIterable {
     case wait
     /// Follow timers' events as they happen, one line each (`journalctl -f` style).
     case events
+    /// Add time to (or, with `-`, take time from) a timer's current step.
+    case extend
+    /// Start a timer again with the same durations, under the same id.
+    case restart
+    /// Give a timer a new name.
+    case rename
+    /// End the current step of a group and start the next (alias `next`).
+    case skip
+    /// Remove ended timers from the history (alias `forget`).
+    case remove = "rm"
+    /// A live full-screen view of the timers (alias `top`).
+    case watch
     /// Check that the daemon answers.
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.

@@ -29,6 +29,8 @@ public struct ControlOptions: Sendable, Equatable {
     public var message: String?
     /// `--all` for `status`: include ended timers.
     public var all = false
+    /// `--all-ended` for `rm`: remove every ended timer of the caller.
+    public var allEnded = false
     /// `--socket PATH`: talk to this socket, never autostart.
     public var socketPath: String?
     /// `--json`: machine-readable output.
@@ -83,6 +85,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--json": json = true
         case "--no-autostart": noAutostart = true
         case "--all": all = true
+        case "--all-ended": allEnded = true
         case "--socket":
             // An empty or over-long path can name no socket: a usage error, exit 64 (issue 10 item 14).
             do throws(UnixSocket.AddressError) {
@@ -121,6 +124,10 @@ public struct ControlOptions: Sendable, Equatable {
         guard let verb = options.verb else { throw .usage("no command given", verb: nil) }
         if options.name != nil && verb != .start { throw .usage(onlyFor("--name"), verb: verb) }
         if options.all && verb != .status { throw .usage(onlyFor("--all"), verb: verb) }
+        if options.allEnded && verb != .remove { throw .usage(onlyFor("--all-ended"), verb: verb) }
+        if verb == .remove && options.allEnded == !options.arguments.isEmpty {
+            throw .usage("'rm' takes an ID or NAME, or --all-ended (one of them)", verb: verb)
+        }
         if options.at != nil && verb != .start { throw .usage(onlyFor("--at"), verb: verb) }
         if options.pick && verb != .start { throw .usage(onlyFor("--pick"), verb: verb) }
         if options.exec != nil && verb != .start { throw .usage(onlyFor("--exec"), verb: verb) }
@@ -155,6 +162,12 @@ public struct ControlOptions: Sendable, Equatable {
         guard let argument = command.arguments.first else {
             if count > 0 { throw .usage("'\(verb.rawValue)' takes no arguments", verb: verb) }
             return
+        }
+        if command.arguments.count > 1 {
+            // `extend ID|NAME DURATION`, `rename ID|NAME NEWNAME`: each argument exactly once.
+            guard count != command.arguments.count else { return }
+            let names = command.arguments.map(\.value.name).joined(separator: " and ")
+            throw .usage("'\(verb.rawValue)' takes \(names)", verb: verb)
         }
         guard argument.violation(count: count) != nil else { return }
         let quantity = argument.arity == .optional ? "at most one" : "exactly one"

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TimerModel
 import TimerProtocol
 
@@ -6,23 +7,31 @@ enum StatusTable {
     /// Width of the progress bar, in cells.
     static let barWidth = 20
 
-    /// The table: `ID NAME STATE REMAINING PROGRESS`, columns aligned; a group shows its
-    /// aggregate and `step i/n` for the child that runs.
-    static func render(_ timers: [TimerInfo], color: Bool) -> String {
-        let header = ["ID", "NAME", "STATE", "REMAINING", "PROGRESS"]
+    /// The table: `ID NAME STATE REMAINING END PROGRESS`, columns aligned; a group shows its
+    /// aggregate and `step i/n` for the child that runs. REMAINING is ``DurationFormatter/countdown(seconds:)``
+    /// (`2d 03:04:05` from a day on); END is the local end time of a running timer (`-` otherwise),
+    /// and the column is left out when no timer listed has an end time (only paused or ended ones).
+    ///
+    /// - Parameters:
+    ///   - timers: the timers, in the order to list them.
+    ///   - color: whether to colour the state column.
+    ///   - now: the instant it is now (END shows only the time of day for an end today).
+    ///   - clock: the local zone (the system's; tests fix one).
+    /// - Returns: the table, each line newline-terminated.
+    static func render(
+        _ timers: [TimerInfo], color: Bool, now: Date = Date(), clock: LocalClock = .system
+    ) -> String {
+        let showsEnd = timers.contains { $0.endsAt != nil }
+        var header = ["ID", "NAME", "STATE", "REMAINING", "PROGRESS"]
+        if showsEnd { header.insert("END", at: 4) }
         let rows = timers.map { timer -> [String] in
-            var progress = bar(timer.progress.fractionCompleted) + " " + percent(timer.progress.fractionCompleted)
-            if let children = timer.children {
-                let step = (timer.currentChild ?? (timer.state == .finished ? children.count - 1 : 0))
-                progress += "  step \(step + 1)/\(children.count)"
-                if children.indices.contains(step) {
-                    progress += " (\(DurationFormatter.compact(seconds: children[step].duration)))"
-                }
-            }
-            return [
-                timer.id, timer.name ?? "-", timer.state.rawValue, DurationFormatter.clock(seconds: timer.remaining),
-                progress,
+            var row = [
+                timer.id, timer.name ?? "-", timer.state.rawValue,
+                DurationFormatter.countdown(seconds: timer.remaining),
+                progressText(timer),
             ]
+            if showsEnd { row.insert(endText(timer, now: now, clock: clock), at: 4) }
+            return row
         }
         let widths = (0..<header.count).map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
@@ -40,6 +49,30 @@ enum StatusTable {
         var output = line(header) + "\n"
         for (timer, row) in zip(timers, rows) { output += line(row, states: timer.state) + "\n" }
         return output
+    }
+
+    /// `[####----]  24%`, and for a group `  step 2/4 (5m)`.
+    static func progressText(_ timer: TimerInfo) -> String {
+        var progress = bar(timer.progress.fractionCompleted) + " " + percent(timer.progress.fractionCompleted)
+        if let step = stepText(timer) { progress += "  " + step }
+        return progress
+    }
+
+    /// `step 2/4 (5m)` for a group, `nil` for a plain timer.
+    static func stepText(_ timer: TimerInfo) -> String? {
+        guard let children = timer.children else { return nil }
+        let step = (timer.currentChild ?? (timer.state == .finished ? children.count - 1 : 0))
+        var text = "step \(step + 1)/\(children.count)"
+        if children.indices.contains(step) {
+            text += " (\(DurationFormatter.compact(seconds: children[step].duration)))"
+        }
+        return text
+    }
+
+    /// The local end time of a running timer, `-` for one that is not running.
+    static func endText(_ timer: TimerInfo, now: Date, clock: LocalClock) -> String {
+        guard let text = timer.endsAt, let date = ISO8601.date(from: text) else { return "-" }
+        return clock.endText(date, now: now)
     }
 
     /// `[#####---------------]` for a fraction in 0 … 1.
@@ -65,16 +98,45 @@ enum StatusTable {
             let what = steps?.joined(separator: " + ") ?? DurationFormatter.compact(seconds: timer.duration)
             return "started \(label): \(what)\n"
         case .stop:
-            return "stopped \(label) with \(DurationFormatter.clock(seconds: timer.remaining)) left\n"
+            return "stopped \(label) with \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .pause:
-            return "paused \(label) with \(DurationFormatter.clock(seconds: timer.remaining)) left\n"
+            return "paused \(label) with \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .resume:
-            return "resumed \(label): \(DurationFormatter.clock(seconds: timer.remaining)) left\n"
+            return "resumed \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .wait:
             return timer.state == .finished ? "\(label) finished\n" : "\(label) was stopped\n"
-        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .events:
+        case .restart:
+            return "restarted \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
+        case .rename:
+            return "renamed \(timer.id) to \"\(timer.name ?? "")\"\n"
+        case .extend, .skip:
+            return editConfirmation(verb, label, timer)
+        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .remove, .events, .watch:
             return ""
         }
+    }
+
+    /// `extended 1 "tea": 0:29:58 left`; after a skip, the step that runs now; a timer that the
+    /// change ended says so.
+    ///
+    /// - Parameters:
+    ///   - verb: `extend` or `skip`.
+    ///   - label: `1 "tea"`.
+    ///   - timer: the timer after the change.
+    ///   - isShortened: whether `extend` took time away (it then says `shortened`).
+    /// - Returns: the line, newline-terminated.
+    static func editConfirmation(_ verb: Verb, _ label: String, _ timer: TimerInfo, isShortened: Bool = false)
+        -> String
+    {
+        let verbText =
+            verb == .skip
+            ? (timer.state == .finished ? "skipped the last step of" : "skipped to the next step of")
+            : (isShortened ? "shortened" : "extended")
+        if timer.state == .finished { return "\(verbText) \(label): it finished\n" }
+        var line = "\(verbText) \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left"
+        if let step = stepText(timer) { line += ", " + step }
+        if timer.state == .paused { line += " (paused)" }
+        return line + "\n"
     }
 
     private static func paint(_ text: String, _ state: TimerState?) -> String {

@@ -27,6 +27,9 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     case deadlineOutOfRange(String, now: String)
     /// The owner already has the maximum number of live timers.
     case quotaExceeded(limit: Int)
+    /// `skip` was asked of a timer that is not a group (a single timer has no next step); carries the
+    /// timer's label (`timer 3 ("tea")`).
+    case notAGroup(timer: String)
 
     /// What went wrong and what is allowed, for a person.
     public var description: String {
@@ -61,6 +64,10 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return "the end time must be after now and at most 366 days ahead, got \(deadline) (now \(now))"
         case .quotaExceeded(let limit):
             return "too many live timers: the limit is \(limit) per user; stop some first"
+        case .notAGroup(let timer):
+            return
+                "cannot skip \(timer): it is a single timer, not a group; skip ends the current step of a group "
+                + "(stop ends a single timer)"
         }
     }
 }
@@ -73,12 +80,21 @@ public enum TimerOperation: String, Sendable, Codable, Hashable {
     case pause
     /// Resume a paused timer.
     case resume
+    /// Add time to (or take time from) a running or paused timer.
+    case extend
+    /// End the current step of a running or paused group and start the next.
+    case skip
+    /// Remove an ended timer from the history.
+    case remove
 
     var allowedStates: String {
         switch self {
         case .stop: return "only running or paused timers can be stopped"
         case .pause: return "only running timers can be paused"
         case .resume: return "only paused timers can be resumed"
+        case .extend: return "only running or paused timers can be extended (restart an ended one)"
+        case .skip: return "only a running or paused group can skip to its next step"
+        case .remove: return "only ended (finished or stopped) timers can be removed; stop it first"
         }
     }
 }

@@ -40,6 +40,20 @@ public enum DurationFormatter {
         return "\(hours):\(minutes):\(secs)"
     }
 
+    /// A countdown as `status` and `watch` show it: ``clock(seconds:)`` below one day, and from one
+    /// day on the whole days first, `2d 03:04:05` (rather than `51:04:05`); seconds rounded up, as
+    /// in ``clock(seconds:)``.
+    ///
+    /// - Parameter seconds: the duration in seconds (negative is shown as 0).
+    /// - Returns: e.g. `0:24:58`, `23:59:59`, `1d 00:00:00`, `118d 09:37:30`.
+    public static func countdown(seconds: Double) -> String {
+        let total = seconds.isFinite && seconds > 0 ? Int64(min(seconds.rounded(.up), 9e15)) : 0
+        guard total >= 86_400 else { return clock(seconds: Double(total)) }
+        let rest = total % 86_400
+        let hours = String(rest / 3_600).leftPadded(to: 2)
+        return "\(total / 86_400)d \(hours):\(clock(seconds: Double(rest % 3_600)).dropFirst(2))"
+    }
+
     /// A number without a trailing `.0`: `300`, `1.5`, `-2`, `nan`.
     ///
     /// - Parameter value: the number.

@@ -54,6 +54,18 @@ public enum DurationParser {
         guard seconds >= minimumSeconds else { throw .durationTooShort(text ?? DurationFormatter.number(seconds)) }
     }
 
+    /// Parses a signed duration, as `timerctl extend` takes it: `5m` adds, `-5m` subtracts.
+    ///
+    /// - Parameter text: a duration in any accepted form, optionally with a leading `-` (or `+`).
+    /// - Returns: the seconds, negative for a leading `-`; the magnitude is > 0 and ≤ 366 days.
+    /// - Throws: `CountdownError.invalidDuration(_:)`, `CountdownError.durationOutOfRange(_:)` (zero,
+    ///   or a magnitude over 366 days), `CountdownError.durationTooShort(_:)` (under 1 µs).
+    public static func signedSeconds(from text: String) throws(CountdownError) -> Double {
+        guard let seconds = parse(text) else { throw .invalidDuration(text) }
+        try validate(seconds: abs(seconds), as: text)
+        return seconds
+    }
+
     /// Parses without the range check; `nil` when the text is in no accepted form.
     static func parse(_ text: String) -> Double? {
         var scalars = Substring(text).drop(while: { $0 == " " || $0 == "\t" })

@@ -132,7 +132,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         let code: RPCErrorCode
         switch error {
         case .timerNotFound: code = .timerNotFound
-        case .invalidTransition: code = .invalidTransition
+        case .invalidTransition, .notAGroup: code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
         case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,
@@ -177,6 +177,17 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerSubscribe = "timer.subscribe"
     /// `{"subscription": S}` → `{"unsubscribed": true}`.
     case timerUnsubscribe = "timer.unsubscribe"
+    /// `{"timer": …, "by": seconds or "5m" / "-5m"}` → the timer with time added to (or taken from)
+    /// its current step.
+    case timerExtend = "timer.extend"
+    /// `{"timer": …}` → the timer started again with the same durations, same id.
+    case timerRestart = "timer.restart"
+    /// `{"timer": …, "name": "new"}` → the renamed timer.
+    case timerRename = "timer.rename"
+    /// `{"timer": …}` → the group after its current step was ended and the next began.
+    case timerSkip = "timer.skip"
+    /// `{"timer": …}` or `{"allEnded": true}` → the removed (ended) timers, by ascending id.
+    case timerRemove = "timer.remove"
 }
 
 /// The result of `daemon.reload`.

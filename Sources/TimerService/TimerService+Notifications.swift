@@ -44,7 +44,16 @@ extension TimerService {
             return [("child", writer.bytes)]
         case .action(let report):
             return [("action", report.jsonObject)]
-        case .started, .paused, .resumed, .finished, .stopped, .missed:
+        case .extended(let seconds):
+            // Seconds as applied: negative when time was taken away (clamped to what was left).
+            var writer = JSONBytesWriter(capacity: 24)
+            if (try? writer.number(seconds)) == nil { return [] }
+            return [("by", writer.bytes)]
+        case .renamed(let previous):
+            var writer = JSONBytesWriter(capacity: 24)
+            if let previous { writer.string(previous) } else { writer.null() }
+            return [("from", writer.bytes)]
+        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed:
             return []
         }
     }

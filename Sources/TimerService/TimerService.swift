@@ -208,7 +208,7 @@ public struct TimerService: Sendable {
         }
     }
 
-    private enum RunResult {
+    enum RunResult {
         case result([UInt8], changed: Bool, event: String? = nil)
         case stopped([UInt8], TimerEnding)
         case waiting
@@ -291,6 +291,8 @@ public struct TimerService: Sendable {
         case .daemonReload:
             try Self.allowOnly([], in: params, method: method)
             return .reload
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove:
+            return try runEdit(method, params: params, context: context)
         case .daemonStats:
             try Self.allowOnly([], in: params, method: method)
             let lateness = engine.lateness.summary.map {

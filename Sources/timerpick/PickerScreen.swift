@@ -1,5 +1,6 @@
 import DatePicking
 import Foundation
+import TimerModel
 
 /// Renders the picker as lines of text for a terminal of a given width: pure, so tests compare exact screens.
 ///

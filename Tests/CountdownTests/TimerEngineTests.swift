@@ -48,6 +48,9 @@ private func perform(_ operation: TimerOperation, _ reference: TimerReference, o
     case .stop: _ = try engine.stop(reference)
     case .pause: _ = try engine.pause(reference)
     case .resume: _ = try engine.resume(reference)
+    case .extend: _ = try engine.extend(reference, bySeconds: 60)
+    case .skip: _ = try engine.skip(reference)
+    case .remove: _ = try engine.remove(reference)
     }
 }
 

@@ -60,8 +60,8 @@ struct CompletionTests {
 
         #expect(
             Self.candidates([""], script: script) == [
-                "start", "stop", "pause", "resume", "status", "wait", "events", "ping", "reload", "pick", "completion",
-                "help",
+                "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart", "rename", "skip",
+                "rm", "watch", "ping", "reload", "pick", "completion", "help",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
         #expect(
@@ -80,7 +80,7 @@ struct CompletionTests {
         #expect(Self.candidates(["start", "--minute-interval", "=", "3"], script: script) == ["3", "30"])
         #expect(Self.candidates(["start", "--name", ""], script: script) == [])
         #expect(Self.candidates(["completion", ""], script: script) == ["bash", "zsh", "fish"])
-        #expect(Self.candidates(["help", "re"], script: script) == ["resume", "reload"])
+        #expect(Self.candidates(["help", "re"], script: script) == ["resume", "restart", "rename", "reload"])
         // --socket takes a file: the harness directory holds completion.bash and nothing else.
         #expect(Self.candidates(["--socket", harness.directory + "/comp"], script: script) == [script])
     }
@@ -130,7 +130,7 @@ struct CompletionTests {
             // fish prints `candidate<TAB>description`.
             return run.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
-        #expect(complete("timerctl re") == ["reload", "resume"])
+        #expect(complete("timerctl re") == ["reload", "rename", "restart", "resume"])
         #expect(complete("timerctl completion ") == ["bash", "fish", "zsh"])
         #expect(complete("timerctl --socket \(harness.socketPath) stop ") == ["1", "tea"])
     }

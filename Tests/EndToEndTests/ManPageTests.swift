@@ -86,8 +86,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "ping", "reload",
-                "pick", "completion",
+                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
@@ -120,8 +120,8 @@ struct ManPageTests {
         #expect(
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
-                "--minute-interval", "--pick", "--all", "--mode", "--min", "--max", "--locale", "--calendar",
-                "--exec", "--notify", "--bell", "--message",
+                "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
+                "--calendar", "--exec", "--notify", "--bell", "--message",
             ])
     }
 

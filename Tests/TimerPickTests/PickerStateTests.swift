@@ -1,6 +1,7 @@
 import DatePicking
 import Foundation
 import Testing
+import TimerModel
 
 @testable import timerpick
 

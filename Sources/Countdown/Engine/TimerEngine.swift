@@ -337,7 +337,7 @@ public struct TimerEngine: Sendable {
         }
     }
 
-    private func requireState(_ id: UInt64, in allowed: Set<TimerState>, for operation: TimerOperation)
+    func requireState(_ id: UInt64, in allowed: Set<TimerState>, for operation: TimerOperation)
         throws(CountdownError)
     {
         guard let record = timers[id] else { throw .timerNotFound(.id(id)) }
@@ -371,7 +371,7 @@ public struct TimerEngine: Sendable {
         return TimerEnding(timer: snapshot)
     }
 
-    private func missingSnapshot(_ id: UInt64, at wall: Date) -> TimerSnapshot {
+    func missingSnapshot(_ id: UInt64, at wall: Date) -> TimerSnapshot {
         TimerSnapshot(
             id: id, name: nil, state: .stopped, duration: 0, remaining: 0, elapsed: 0,
             progress: ProgressTree().snapshot, createdAt: wall, startedAt: wall, endedAt: wall, endsAt: nil,

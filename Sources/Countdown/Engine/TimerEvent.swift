@@ -28,6 +28,15 @@ public struct TimerEvent: Sendable, Hashable {
         case stopped
         /// The timer's end passed while no engine ran; it was finished when the state was restored.
         case missed
+        /// Time was added to (positive) or taken from (negative) the timer's current step, in seconds
+        /// as applied: a subtraction past zero is clamped, so this is then minus what was left.
+        case extended(by: Double)
+        /// The timer was started again with the same durations (and the same id).
+        case restarted
+        /// The timer was renamed; carries its previous name (`nil` when it had none).
+        case renamed(from: String?)
+        /// The ended timer was removed from the history; the snapshot is the timer as it was.
+        case removed
         /// An on-finish action run ended (``TimerEngine/recordActionOutcome(timer:kind:outcome:)``).
         case action(ActionReport)
 
@@ -41,6 +50,10 @@ public struct TimerEvent: Sendable, Hashable {
             case .finished: return .finished
             case .stopped: return .stopped
             case .missed: return .missed
+            case .extended: return .extended
+            case .restarted: return .restarted
+            case .renamed: return .renamed
+            case .removed: return .removed
             case .action: return .action
             }
         }
@@ -67,6 +80,14 @@ public struct TimerEvent: Sendable, Hashable {
         case stopped
         /// ``Kind/missed``.
         case missed
+        /// ``Kind/extended(by:)``.
+        case extended
+        /// ``Kind/restarted``.
+        case restarted
+        /// ``Kind/renamed(from:)``.
+        case renamed
+        /// ``Kind/removed``.
+        case removed
         /// ``Kind/action(_:)``.
         case action
     }

@@ -19,8 +19,13 @@ final class PseudoTerminal {
     private let outputPipe: Int32
     private var screenBytes: [UInt8] = []
 
-    /// Starts `executable` with `arguments` and exactly `environment` on a terminal `columns` wide.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], columns: Int = 80) throws {
+    /// Starts `executable` with `arguments` and exactly `environment` on a terminal `columns` wide;
+    /// with `outputIsTerminal`, standard output is the terminal too (a full-screen program such as
+    /// `timerctl watch`), else a pipe.
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String], columns: Int = 80,
+        outputIsTerminal: Bool = false
+    ) throws {
         // posix_openpt/grantpt/unlockpt/ptsname are not in Swift's Glibc module (they need _XOPEN_SOURCE), so this
         // does what they do on Linux: open /dev/ptmx, unlock the slave (TIOCSPTLCK) and ask its number (TIOCGPTN).
         // The request numbers are the kernel's _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int).
@@ -61,7 +66,7 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addclose(&actions, slave)
         posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, outputIsTerminal ? 0 : pipeFDs[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
         var pid: pid_t = 0

@@ -2,17 +2,18 @@
 /// marks and format characters, 1 for everything else.
 ///
 /// A simplified reading of Unicode Standard Annex #11 (East Asian Width, categories W and F) and of `wcwidth`,
-/// enough for the titles ICU gives the picker (CJK months and eras, Hangul, Hebrew and Arabic letters and digits).
-enum DisplayWidth {
+/// enough for the titles ICU gives the picker (CJK months and eras, Hangul, Hebrew and Arabic letters and digits)
+/// and for timer names in `timerctl watch`. Shared by timerpick and timerctl (standard library only, no ICU).
+package enum DisplayWidth {
     /// The columns `text` occupies.
     ///
     /// - Complexity: O(n) in the number of Unicode scalars.
-    static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + of($1) }
     }
 
     /// The columns one scalar occupies (0, 1 or 2).
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
@@ -26,7 +27,7 @@ enum DisplayWidth {
     }
 
     /// `text` cut to at most `columns` columns, never splitting a wide character.
-    static func truncated(_ text: String, to columns: Int) -> String {
+    package static func truncated(_ text: String, to columns: Int) -> String {
         var used = 0
         var result = ""
         for character in text {
@@ -39,7 +40,7 @@ enum DisplayWidth {
     }
 
     /// `text` centred in `columns` columns with spaces (extra space on the right).
-    static func centred(_ text: String, in columns: Int) -> String {
+    package static func centred(_ text: String, in columns: Int) -> String {
         let free = max(columns - of(text), 0)
         return String(repeating: " ", count: free / 2) + text + String(repeating: " ", count: free - free / 2)
     }

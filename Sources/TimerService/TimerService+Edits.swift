@@ -1,0 +1,91 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+/// The methods that edit a timer after it started (`timer.extend`, `timer.restart`, `timer.rename`,
+/// `timer.skip`) and `timer.remove` (docs/protocol.md). Each changes the state, so its reply waits
+/// for the commit like `timer.start`'s, and each is per-user like every method: another user's timer
+/// is reported as missing.
+extension TimerService {
+    mutating func runEdit(_ method: RPCMethod, params: [String: JSONValue], context: RequestContext) throws
+        -> RunResult
+    {
+        switch method {
+        case .timerExtend:
+            let reference = try Self.editReference(params, method, extra: ["by"])
+            let seconds = try Self.signedDuration(params["by"])
+            let snapshot = try engine.extend(reference, bySeconds: seconds, requester: context.requester)
+            let amount = DurationFormatter.compact(seconds: seconds.magnitude)
+            let event = "\(seconds < 0 ? "shortened" : "extended") timer \(snapshot.label) by \(amount)"
+            return .result(try json(snapshot), changed: true, event: event)
+        case .timerRestart:
+            let reference = try Self.editReference(params, method)
+            let quota = context.seesAll ? nil : quota
+            let snapshot = try engine.restart(reference, requester: context.requester, quota: quota)
+            return .result(try json(snapshot), changed: true, event: "restarted timer \(snapshot.label)")
+        case .timerRename:
+            let reference = try Self.editReference(params, method, extra: ["name"])
+            guard case .string(let name) = params["name"] else {
+                throw params["name"] == nil
+                    ? RPCError(.invalidParams, "timer.rename needs \"name\": the new name (a string)")
+                    : Self.typeError("name", "a string", params["name"] ?? .null, method)
+            }
+            let snapshot = try engine.rename(reference, to: name, requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "renamed timer \(snapshot.label)")
+        case .timerSkip:
+            let snapshot = try engine.skip(try Self.editReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "skipped a step of timer \(snapshot.label)")
+        default:
+            return try runRemove(params, context: context)
+        }
+    }
+
+    /// `timer.remove`: one ended timer (`timer`), or every ended timer of the caller (`allEnded`).
+    private mutating func runRemove(_ params: [String: JSONValue], context: RequestContext) throws -> RunResult {
+        try Self.allowOnly(["allEnded", "timer"], in: params, method: .timerRemove)
+        let removed: [TimerSnapshot]
+        switch params["allEnded"] {
+        case .none, .some(.null), .some(.bool(false)):
+            removed = [try engine.remove(try Self.editReference(params, .timerRemove), requester: context.requester)]
+        case .some(.bool(true)):
+            guard params["timer"] == nil else {
+                throw RPCError(.invalidParams, "timer.remove takes either \"timer\" or \"allEnded\", not both")
+            }
+            // The caller's own history only, root's included: never another user's.
+            removed = engine.removeEnded(owner: context.uid)
+        case .some(let other):
+            throw Self.typeError("allEnded", "a boolean", other, .timerRemove)
+        }
+        let event =
+            removed.count == 1
+            ? "removed timer \(removed[0].label)" : "removed \(removed.count) ended timers"
+        return .result(try json(removed), changed: !removed.isEmpty, event: removed.isEmpty ? nil : event)
+    }
+
+    /// `timer` of a method that also takes the keys in `extra`.
+    static func editReference(_ params: [String: JSONValue], _ method: RPCMethod, extra: Set<String> = [])
+        throws -> TimerReference
+    {
+        try allowOnly(extra.union(["timer"]), in: params, method: method)
+        return try timerReference(params.filter { $0.key == "timer" }, method)
+    }
+
+    /// `by` of `timer.extend`: seconds as a number (negative subtracts) or a duration string with an
+    /// optional leading `-` (`"5m"`, `"-1m30s"`).
+    static func signedDuration(_ value: JSONValue?) throws -> Double {
+        switch value {
+        case .some(.number(let seconds)):
+            try DurationParser.validate(seconds: seconds.magnitude, as: DurationFormatter.number(seconds))
+            return seconds
+        case .some(.string(let text)):
+            return try DurationParser.signedSeconds(from: text)
+        case .none:
+            throw RPCError(
+                .invalidParams,
+                "timer.extend needs \"by\": seconds (a number, negative to subtract) or a duration such as \"5m\" "
+                    + "or \"-5m\"")
+        case .some(let other):
+            throw typeError("by", "a number of seconds or a duration string such as \"5m\"", other, .timerExtend)
+        }
+    }
+}
