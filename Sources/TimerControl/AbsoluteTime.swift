@@ -6,8 +6,9 @@ import TimerSystem
 /// What `timerctl start --at TIME` asked for, checked locally and sent to timerd.
 ///
 /// `TIME` with `Z` or an offset (`2026-12-01T09:00:00+01:00`) is that instant. Without one it is a
-/// local wall time, `HH:MM[:SS]` (its next occurrence) or `YYYY-MM-DDTHH:MM[:SS]`, in the system's
-/// time zone (``localTimeZoneName()``). timerd resolves it with the date picker's rules
+/// local wall time, `HH:MM[:SS]` or `2:30pm` (its next occurrence), `YYYY-MM-DDTHH:MM[:SS]`,
+/// `tomorrow 09:00`, `fri 17:00`, or a span from now (`+25m`, `now + 25 minutes`): the grammar of
+/// `OneShotTimeText`, in the system's time zone (``localTimeZoneName()``). timerd resolves it with the date picker's rules
 /// (DatePicking's `LocalTimeResolver`: `--minute-interval N` floors the minute; a wall time in a
 /// daylight-saving gap moves forward by the gap, a repeated one means its first occurrence) and
 /// says how, so this CLI does not load ICU's calendar data (see docs/performance.md).
@@ -30,11 +31,10 @@ struct AbsoluteTime: Equatable {
             }
             return AbsoluteTime(text: text, timeZone: nil, minuteInterval: nil)
         }
-        guard LocalTimeText(parsing: text) != nil else {
-            throw .usage(
-                "invalid --at time \"\(text)\": \(LocalTimeText.accepted) (local time), or an ISO 8601 "
-                    + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)",
-                verb: .start)
+        do {
+            _ = try OneShotTimeText(parsing: text)
+        } catch {
+            throw .usage("invalid --at time \"\(text)\": \(error.reason); \(OneShotTimeText.accepted)", verb: .start)
         }
         if let minuteInterval, !MinuteInterval.isValid(minuteInterval) {
             throw .usage("--minute-interval \(MinuteInterval.rule), got \(minuteInterval)", verb: .start)
