@@ -20,10 +20,7 @@ enum LocalTimes {
     /// The resolver timerd installs in its ``TimerService``.
     static let resolver: @Sendable (String, String, Int, Date) throws -> LocalTimeResolution = {
         text, zoneName, minuteInterval, now in
-        guard let zone = TimeZone(identifier: zoneName) else {
-            throw RPCError(
-                .invalidParams, "unknown time zone \"\(zoneName)\": use an IANA name such as Europe/Paris or UTC")
-        }
+        let (zone, shownZone) = try zone(named: zoneName)
         let invalid = RPCError(
             .invalidParams,
             "invalid local time \"\(text)\": \(LocalTimeText.accepted), or an ISO 8601 "
@@ -49,7 +46,7 @@ enum LocalTimes {
             // A span from now is an instant already: no wall time to resolve, no daylight-saving rule.
             let date = now.addingTimeInterval(seconds)
             return LocalTimeResolution(
-                date: date, localTime: date.formatted(style), timeZone: zone.identifier, adjustment: "exact")
+                date: date, localTime: date.formatted(style), timeZone: shownZone, adjustment: "exact")
         case .wall(let wall, let day):
             let local = LocalTimeResolver.LocalTime(
                 year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
@@ -69,7 +66,7 @@ enum LocalTimes {
             }
         }
         return LocalTimeResolution(
-            date: resolution.date, localTime: resolution.date.formatted(style), timeZone: zone.identifier,
+            date: resolution.date, localTime: resolution.date.formatted(style), timeZone: shownZone,
             adjustment: resolution.adjustment.description)
     }
 }
