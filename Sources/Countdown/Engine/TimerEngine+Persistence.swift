@@ -18,16 +18,15 @@ extension TimerEngine {
     /// downtime counts. After a reboot the boot-time clock started again from zero, so each running
     /// timer's start is recomputed from the wall clock; as that clock may still be wrong (a board
     /// without a real-time clock), the first wall-clock step re-derives it (``wallClockChanged()``).
-    /// A timer whose deadline passed while nothing ran is finished once, with its original end time,
-    /// and `missed: true` when 1 s or more late (like systemd's `Persistent=true`, systemd.timer(5));
-    /// the same rule as a timer found overdue live (docs/time.md). Paused timers keep their remaining
-    /// time.
+    /// A timer whose deadline passed while nothing ran is finished once, with its original end time
+    /// and `missed: true` (like systemd's `Persistent=true`, systemd.timer(5)): the same rule as a
+    /// timer whose end passed during a suspend (docs/time.md). Paused timers keep their remaining time.
     ///
     /// - Parameters:
     ///   - snapshot: what ``snapshot`` returned in the earlier run.
     ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
-    /// - Returns: the timers found overdue and finished, by the rule of
-    ///   ``overdueEnding(of:deadline:now:wall:)``: `missed` when 1 s or more late, `endedAt` at their end.
+    /// - Returns: the timers found overdue and finished as missed, `endedAt` at their end
+    ///   (``overdueEnding(of:deadline:now:wall:wasAway:)``).
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
         liveNames = [:]

@@ -6,10 +6,6 @@
 
 /// Wall-clock anchoring of countdowns and the one rule for overdue timers (docs/time.md).
 extension TimerEngine {
-    /// How late, in seconds, a timer may finish and still count as rung on time: finished 1 s or
-    /// more after an end that passed while the machine was suspended or no engine ran, it is `missed`.
-    public static let missedThresholdSeconds: Double = 1
-
     /// Whether a running timer's deadline has passed and ``fireDueTimers(limit:)`` has not taken it
     /// yet (after a sliced call, the owner calls again on its next turn).
     public var hasDueTimers: Bool {
@@ -24,10 +20,10 @@ extension TimerEngine {
     /// for a countdown, and the wall-clock time past its end for a timer with an absolute end
     /// (`--at`). `endedAt` is the wall-clock instant of its end, `wall - lateness` (the absolute end
     /// itself for `--at`), never before `startedAt` and never after `wall`, even when the boot-time
-    /// clock it was restored with shifted. `missed` is lateness ≥ ``missedThresholdSeconds`` for an
-    /// end that passed while timerd could not ring it: while it was not running (`restore`), or in a
-    /// window of the boot-time clock that contained a suspend (``suspendWindow``). A daemon merely busy
-    /// (late without a suspend) finishes a timer late, not missed.
+    /// clock it was restored with shifted. `missed` means the end passed while timerd could not ring
+    /// it: while it was not running (`restore`), or in a window of the boot-time clock that contained
+    /// a suspend (``suspendWindow``). A daemon merely busy (late without a suspend) finishes a timer
+    /// late, not missed.
     ///
     /// - Parameters:
     ///   - record: the running timer.
@@ -48,7 +44,7 @@ extension TimerEngine {
             lateness = max(0, Double(now.nanoseconds(since: deadline)) / 1e9)
             endedAt = wall.addingTimeInterval(-lateness)
         }
-        return (max(endedAt, min(record.startedAt, wall)), wasAway && lateness >= Self.missedThresholdSeconds)
+        return (max(endedAt, min(record.startedAt, wall)), wasAway && lateness > 0)
     }
 
     /// Compares the clock's suspend reading with the one of the last look: when it grew, the window

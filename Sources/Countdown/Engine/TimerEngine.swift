@@ -296,8 +296,8 @@ public struct TimerEngine: Sendable {
     ///
     /// With a `limit`, the timers not taken stay due (``hasDueTimers``): the daemon finishes 1,000
     /// per turn of its loop and serves its clients between the slices, so 100k timers overdue at a
-    /// resume do not block it for seconds. A timer finished a second or more after its end is
-    /// `missed`, with `endedAt` at its end (``overdueEnding(of:deadline:now:wall:)``, docs/time.md).
+    /// resume do not block it for seconds. A timer whose end passed during a suspend is `missed`,
+    /// with `endedAt` at its end (``overdueEnding(of:deadline:now:wall:wasAway:)``, docs/time.md).
     ///
     /// - Parameter limit: the most timers to take in this call (default: all that are due).
     /// - Returns: the finished timers.
