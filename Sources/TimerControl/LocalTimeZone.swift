@@ -16,11 +16,21 @@ import TimerSystem
 ///    in its TZif footer.
 /// 3. `/etc/timezone`'s first line.
 /// 4. UTC, with a warning: the zone could not be determined.
-struct LocalTimeZone: Equatable {
+package struct LocalTimeZone: Equatable {
     /// The name to send: a database name or a POSIX `TZ` string.
-    var name: String
+    package var name: String
     /// Why the zone is a guess (shown on stderr), or `nil` when it was found.
-    var warning: String?
+    package var warning: String?
+
+    /// A detected zone.
+    ///
+    /// - Parameters:
+    ///   - name: a database name or a POSIX `TZ` string.
+    ///   - warning: why it is a guess, or `nil`.
+    package init(name: String, warning: String? = nil) {
+        self.name = name
+        self.warning = warning
+    }
 
     /// Finds the zone.
     ///
@@ -29,7 +39,7 @@ struct LocalTimeZone: Equatable {
     ///   - localtime: the path of the system's zone file.
     ///   - timezoneFile: the path of the Debian-style zone name file.
     /// - Returns: the zone's name, and a warning when it fell back to UTC.
-    static func detect(
+    package static func detect(
         tz: String?, localtime: String = "/etc/localtime", timezoneFile: String = "/etc/timezone"
     ) -> LocalTimeZone {
         if let tz {
