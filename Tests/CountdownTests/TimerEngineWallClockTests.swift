@@ -127,6 +127,26 @@ struct TimerEngineWallClockTests {
         #expect(restored.wallClockChanged() == 0)
     }
 
+    @Test("A resume before NTP's step is not taken for the step: the step still re-derives")
+    func resumeIsNotAStep() throws {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)
+        var engine = TimerEngine(clock: clock)
+        _ = try engine.start(durations: [600], name: "egg")
+        clock.advance(bySeconds: 100)
+        let board = ManualClock(boot: BootInstant(nanoseconds: 2 * second), wall: nine + 100)
+        var restored = TimerEngine(clock: board)
+        _ = restored.restore(engine.snapshot, sameBoot: false)
+        board.suspend(forNanoseconds: 60 * second)  // the kernel cancels the step watch on resume too
+        #expect(restored.wallClockChanged() == 0)
+        #expect(try restored.status(.name("egg")).remaining == 440)
+        // Really 1,000 s later than the board believed: egg ran 1,160 s of 600 and is finished, missed.
+        board.stepWallClock(bySeconds: 1_000)
+        #expect(restored.wallClockChanged() == 1)
+        let ended = restored.fireDueTimers()
+        #expect(ended.map(\.timer.missed) == [true])
+        #expect(iso(ended.first?.timer.endedAt) == "2026-11-29T09:10:00.000Z")
+    }
+
     @Test("A countdown paused and resumed before the first step is not re-derived from its old anchor")
     func resumedBeforeFirstStep() throws {
         let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)

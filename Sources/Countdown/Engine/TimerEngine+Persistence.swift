@@ -38,7 +38,8 @@ extension TimerEngine {
         let now = clock.now()
         let wall = clock.wallNow()
         noteSuspend(now: now)
-        watchingSince = now
+        clockHistory.watchingSince = now
+        if !sameBoot { clockHistory.restoreWallOffset = Self.wallOffset(now: now, wall: wall) }
         var missed: [TimerEnding] = []
         for var record in snapshot.timers {
             if record.state == .running, let wallDeadline = record.wallDeadline {
@@ -54,7 +55,7 @@ extension TimerEngine {
                 record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
                 // The wall clock may be wrong this early in a boot (no real-time clock): the first
                 // step (NTP) re-derives the countdown from the same anchor.
-                if let anchor = record.runStartWall { awaitingFirstStep[record.id] = anchor }
+                if let anchor = record.runStartWall { clockHistory.awaitingFirstStep[record.id] = anchor }
             } else if record.state == .running, let runStart = record.runStart {
                 // Same boot: the boot-time deadline holds; re-anchor the wall clock, which may have
                 // stepped while no daemon watched it.
@@ -71,7 +72,7 @@ extension TimerEngine {
             if let deadline = record.deadline {
                 if deadline <= now {
                     let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall)
-                    awaitingFirstStep[record.id] = nil
+                    clockHistory.awaitingFirstStep[record.id] = nil
                     timers[record.id]?.missed = ending.missed
                     missed.append(
                         end(

@@ -22,7 +22,7 @@ extension TimerEngine {
     /// itself for `--at`), never before `startedAt` and never after `wall`, even when the boot-time
     /// clock it was restored with shifted. `missed` means the end passed while timerd could not ring
     /// it: while it was not running (`restore`), or in a window of the boot-time clock that contained
-    /// a suspend (``suspendWindow``). A daemon merely busy (late without a suspend) finishes a timer
+    /// a suspend (`ClockHistory.suspendWindow`). A daemon merely busy (late without a suspend) finishes a timer
     /// late, not missed.
     ///
     /// - Parameters:
@@ -51,17 +51,24 @@ extension TimerEngine {
     /// from the last look to `now` contained a suspend, and a timer whose end falls in it was missed.
     mutating func noteSuspend(now: BootInstant) {
         let suspended = clock.suspendedNanoseconds()
-        if let last = lastLook, let before = last.suspended, let suspended, suspended > before, last.at <= now {
-            suspendWindow = last.at...now
+        if let last = clockHistory.lastLook, let before = last.suspended, let suspended, suspended > before,
+            last.at <= now
+        {
+            clockHistory.suspendWindow = last.at...now
         }
-        lastLook = (now, suspended)
+        clockHistory.lastLook = (now, suspended)
     }
 
     /// Whether `deadline` passed while timerd could not ring it: inside the latest window that
     /// contained a suspend, or before the engine was restored (no engine ran).
     func passedWhileAway(_ deadline: BootInstant) -> Bool {
-        if let watchingSince, deadline < watchingSince { return true }
-        return suspendWindow?.contains(deadline) ?? false
+        if let since = clockHistory.watchingSince, deadline < since { return true }
+        return clockHistory.suspendWindow?.contains(deadline) ?? false
+    }
+
+    /// The wall clock minus the boot-time clock, in seconds: constant until the wall clock steps.
+    static func wallOffset(now: BootInstant, wall: Date) -> Double {
+        wall.timeIntervalSince1970 - Double(now.nanoseconds) / 1e9
     }
 
     /// Re-derives the countdowns restored from an earlier boot, once, on the first wall-clock step
@@ -70,14 +77,20 @@ extension TimerEngine {
     /// `wall - anchor` by the corrected clock; one whose end has passed becomes due (and is then
     /// finished by ``fireDueTimers(limit:)``, `missed` when late).
     ///
-    /// Timers paused, resumed or ended since the restore are left alone (their anchor changed).
+    /// Timers paused, resumed or ended since the restore are left alone (their anchor changed). A
+    /// call that sees no step (a resume: the wall clock still differs from the boot-time clock by
+    /// what it did at the restore, within 0.5 s) re-derives nothing and keeps waiting.
     ///
     /// - Returns: how many countdowns were re-derived.
     /// - Complexity: O(k log n) for the k countdowns restored from the earlier boot.
     mutating func rederiveRestoredCountdowns(now: BootInstant, wall: Date) -> Int {
-        guard !awaitingFirstStep.isEmpty else { return 0 }
-        let pending = awaitingFirstStep
-        awaitingFirstStep = [:]
+        guard !clockHistory.awaitingFirstStep.isEmpty else { return 0 }
+        // A resume from suspend also cancels the timerfd, but moves both clocks alike: not a step.
+        if let offset = clockHistory.restoreWallOffset, abs(Self.wallOffset(now: now, wall: wall) - offset) < 0.5 {
+            return 0
+        }
+        let pending = clockHistory.awaitingFirstStep
+        clockHistory.awaitingFirstStep = [:]
         var count = 0
         for (id, anchor) in pending {
             guard var record = timers[id], record.state == .running, record.wallDeadline == nil,
@@ -115,4 +128,19 @@ extension TimerEngine {
         }
         return count
     }
+}
+
+/// The engine's memory of the clocks, for the rules of docs/time.md.
+struct ClockHistory: Sendable {
+    /// Running countdowns restored from an earlier boot, by id, with the wall-clock anchor
+    /// (`runStartWall`) they were restored from: re-derived on the first wall-clock step after boot.
+    var awaitingFirstStep: [UInt64: Date] = [:]
+    /// The wall clock minus the boot-time clock (seconds) at a restore from an earlier boot.
+    var restoreWallOffset: Double?
+    /// The boot-time instant and suspend reading of the engine's last look at due timers.
+    var lastLook: (at: BootInstant, suspended: Int64?)?
+    /// The latest window of the boot-time clock that contained a suspend.
+    var suspendWindow: ClosedRange<BootInstant>?
+    /// The boot-time instant of the last restore: an end before it passed while no engine ran.
+    var watchingSince: BootInstant?
 }

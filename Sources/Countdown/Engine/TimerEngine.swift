@@ -50,16 +50,8 @@ public struct TimerEngine: Sendable {
     var firedByOwner: [UInt32: Int] = [:]
     var queue = DeadlineQueue()
     var nextID: UInt64 = 1
-    /// Running countdowns restored from an earlier boot, by id, with the wall-clock anchor
-    /// (`runStartWall`) they were restored from: re-derived on the first wall-clock step after boot.
-    var awaitingFirstStep: [UInt64: Date] = [:]
-    /// The boot-time instant and suspend reading of the engine's last look at due timers, and the
-    /// latest window of the boot-time clock that contained a suspend (``overdueEnding(of:deadline:now:wall:)``).
-    var lastLook: (at: BootInstant, suspended: Int64?)?
-    var suspendWindow: ClosedRange<BootInstant>?
-    /// The boot-time instant of the last ``restore(_:sameBoot:)``: an end before it passed while no
-    /// engine ran.
-    var watchingSince: BootInstant?
+    /// What the engine knows of clock steps, suspends and restores (docs/time.md).
+    var clockHistory = ClockHistory()
     var liveTotal = 0
     /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
     var events: [TimerEvent] = []
@@ -93,7 +85,7 @@ public struct TimerEngine: Sendable {
         self.clock = clock
         self.historyLimit = max(0, historyLimit)
         self.historyMaximumAge = historyMaximumAge.map { max(0, $0) }
-        self.lastLook = (clock.now(), clock.suspendedNanoseconds())
+        self.clockHistory.lastLook = (clock.now(), clock.suspendedNanoseconds())
     }
 
     // MARK: - Operations
