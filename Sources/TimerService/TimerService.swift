@@ -41,7 +41,7 @@ public struct TimerService: Sendable {
     /// Recently formatted timestamps, reused within the same millisecond (see ``TimestampCache``).
     var timestamps = TimestampCache()
     /// The most due timers one ``fireDueTimers()`` (and so one request, or one turn of timerd's loop)
-    /// finishes; the rest stay due for the next call (``TimerEngine/hasDueTimers``), so that 100k
+    /// finishes; the rest stay due for the next call (`TimerEngine.hasDueTimers`), so that 100k
     /// timers overdue at a resume are finished in slices with clients served between them (≥ 1;
     /// default 1,000, about 10–20 ms of work; docs/time.md).
     public var maximumFiringsPerCall = 1_000

@@ -26,7 +26,7 @@ extension TimerEngine {
     ///   - snapshot: what ``snapshot`` returned in the earlier run.
     ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
     /// - Returns: the timers found overdue and finished as missed, `endedAt` at their end
-    ///   (``overdueEnding(of:deadline:now:wall:wasAway:)``).
+    ///   (`overdueEnding(of:deadline:now:wall:wasAway:)`).
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
         liveNames = [:]

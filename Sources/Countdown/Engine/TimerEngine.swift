@@ -14,7 +14,7 @@ import TimerModel
 ///
 /// A value type with no threads and no I/O: the owner calls an operation, the engine reads its
 /// injected ``CountdownClock`` and answers. The owner arms one OS timer for ``nextDeadline`` and
-/// calls ``fireDueTimers()`` when it expires (the daemon does so from its event loop); tests drive a
+/// calls ``fireDueTimers(limit:)`` when it expires (the daemon does so from its event loop); tests drive a
 /// ``ManualClock`` instead and never sleep.
 ///
 /// Ownership: every timer belongs to a uid. Operations take a `requester`: a uid sees and changes
@@ -36,7 +36,7 @@ public struct TimerEngine: Sendable {
     public var historyLimit: Int
     /// How long ended timers are kept, in seconds after their wall-clock `endedAt`, or `nil` for no
     /// age limit. Older ones are dropped when a timer ends, on ``restore(_:sameBoot:)`` and on every
-    /// ``fireDueTimers()`` (which the service runs before each request), so no extra wake-up is needed.
+    /// ``fireDueTimers(limit:)`` (which the service runs before each request), so no extra wake-up is needed.
     /// Together with ``historyLimit``: whichever keeps fewer wins.
     public var historyMaximumAge: Double?
 
@@ -46,7 +46,7 @@ public struct TimerEngine: Sendable {
     var endedByOwner: [UInt32: [UInt64]] = [:]
     /// Each owner's number of live timers (absent when 0), kept by every transition.
     var liveByOwner: [UInt32: Int] = [:]
-    /// Each owner's number of timers finished by ``fireDueTimers()`` since start-up.
+    /// Each owner's number of timers finished by ``fireDueTimers(limit:)`` since start-up.
     var firedByOwner: [UInt32: Int] = [:]
     var queue = DeadlineQueue()
     var nextID: UInt64 = 1
@@ -71,7 +71,7 @@ public struct TimerEngine: Sendable {
             }
         }
     }
-    /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
+    /// How late each timer finished by ``fireDueTimers(limit:)`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
 
     /// Creates an empty engine.
@@ -289,7 +289,7 @@ public struct TimerEngine: Sendable {
     /// With a `limit`, the timers not taken stay due (``hasDueTimers``): the daemon finishes 1,000
     /// per turn of its loop and serves its clients between the slices, so 100k timers overdue at a
     /// resume do not block it for seconds. A timer whose end passed during a suspend is `missed`,
-    /// with `endedAt` at its end (``overdueEnding(of:deadline:now:wall:wasAway:)``, docs/time.md).
+    /// with `endedAt` at its end (`overdueEnding(of:deadline:now:wall:wasAway:)`, docs/time.md).
     ///
     /// - Parameter limit: the most timers to take in this call (default: all that are due).
     /// - Returns: the finished timers.
