@@ -243,6 +243,17 @@ struct TimerEngineOverdueRuleTests {
         #expect(iso(ended.endedAt) == "2026-11-29T09:10:00.000Z")
     }
 
+    @Test("Suspend readings that grow by less than 100 ms are jitter, not a suspend")
+    func suspendJitter() throws {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)
+        var engine = TimerEngine(clock: clock)
+        _ = try engine.start(durations: [60], name: "egg")
+        clock.advance(bySeconds: 59.99)
+        clock.suspend(forNanoseconds: 50_000_000)  // 50 ms: what two back-to-back clock reads can differ by
+        clock.advance(bySeconds: 2)
+        #expect(try #require(engine.fireDueTimers().first).timer.missed == false)
+    }
+
     @Test("endedAt never precedes startedAt, even when the boot-time clock shifted")
     func endedAtAfterStart() throws {
         let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)

@@ -47,11 +47,14 @@ extension TimerEngine {
         return (max(endedAt, min(record.startedAt, wall)), wasAway && lateness > 0)
     }
 
-    /// Compares the clock's suspend reading with the one of the last look: when it grew, the window
-    /// from the last look to `now` contained a suspend, and a timer whose end falls in it was missed.
+    /// Compares the clock's suspend reading with the one of the last look: when it grew by 100 ms or
+    /// more, the window from the last look to `now` contained a suspend, and a timer whose end falls
+    /// in it was missed. (Smaller growth is the jitter of reading two clocks one after the other, a
+    /// thread preempted between them included; a real suspend lasts seconds.)
     mutating func noteSuspend(now: BootInstant) {
         let suspended = clock.suspendedNanoseconds()
-        if let last = clockHistory.lastLook, let before = last.suspended, let suspended, suspended > before,
+        if let last = clockHistory.lastLook, let before = last.suspended, let suspended,
+            suspended - before >= 100_000_000,
             last.at <= now
         {
             clockHistory.suspendWindow = last.at...now
