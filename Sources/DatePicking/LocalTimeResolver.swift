@@ -4,7 +4,9 @@ import Foundation
 /// `TimerProtocol.LocalTimeText`) into an instant, for `timerctl --at`.
 ///
 /// Pure: "now", the time zone and the calendar are parameters; nothing is read from the system. A time of day
-/// (`HH:mm` or `HH:mm:ss`) means its next occurrence strictly after `now`; a date-time
+/// (`HH:mm` or `HH:mm:ss`) means its next occurrence strictly after `now`, the second occurrence of a repeated
+/// hour included (asked at 01:45 PDT on 2026-11-01 in America/Los_Angeles, `01:30` is 01:30 PST, 45 minutes
+/// later, not 01:30 the next day); a date-time
 /// (`YYYY-MM-DDTHH:mm[:ss]`, an ISO 8601 Gregorian date) means that local date-time. An optional minute interval
 /// floors the minute the way ``DatePicker`` does (rule B7 of docs/datepicker-rules.md).
 ///
@@ -179,6 +181,14 @@ public enum LocalTimeResolver {
                 parts, second: wall.second, label: wall, calendar: local, skipped: skippedTimePolicy,
                 repeated: repeatedTimePolicy)
             if resolution.date > now { return resolution }
+            // Asked inside a repeated hour (01:45 PDT on 2026-11-01 in Los Angeles, for 01:30): the first
+            // occurrence has passed but the second (01:30 PST, 45 minutes later) is still the next one.
+            if resolution.adjustment == .firstOfRepeated {
+                let second = try resolveWall(
+                    parts, second: wall.second, label: wall, calendar: local, skipped: skippedTimePolicy,
+                    repeated: .last)
+                if second.date > now { return second }
+            }
         }
         throw .invalidLocalTime("\(wall.hour):\(wall.minute)")
     }

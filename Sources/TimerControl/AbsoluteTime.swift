@@ -6,8 +6,9 @@ import TimerSystem
 /// What `timerctl start --at TIME` asked for, checked locally and sent to timerd.
 ///
 /// `TIME` with `Z` or an offset (`2026-12-01T09:00:00+01:00`) is that instant. Without one it is a
-/// local wall time, `HH:MM[:SS]` (its next occurrence) or `YYYY-MM-DDTHH:MM[:SS]`, in the system's
-/// time zone (``localTimeZoneName()``). timerd resolves it with the date picker's rules
+/// local wall time, `HH:MM[:SS]` or `2:30pm` (its next occurrence), `YYYY-MM-DDTHH:MM[:SS]`,
+/// `tomorrow 09:00`, `fri 17:00`, or a span from now (`+25m`, `now + 25 minutes`): the grammar of
+/// `OneShotTimeText`, in the system's time zone (``localTimeZoneName()``). timerd resolves it with the date picker's rules
 /// (DatePicking's `LocalTimeResolver`: `--minute-interval N` floors the minute; a wall time in a
 /// daylight-saving gap moves forward by the gap, a repeated one means its first occurrence) and
 /// says how, so this CLI does not load ICU's calendar data (see docs/performance.md).
@@ -18,6 +19,8 @@ struct AbsoluteTime: Equatable {
     var timeZone: String?
     /// The minute interval for a local time.
     var minuteInterval: Int?
+    /// Why the local zone is a guess (printed on stderr as a warning), or `nil`.
+    var zoneWarning: String? = nil
 
     /// Checks `text` and the interval before anything is sent.
     ///
@@ -30,47 +33,21 @@ struct AbsoluteTime: Equatable {
             }
             return AbsoluteTime(text: text, timeZone: nil, minuteInterval: nil)
         }
-        guard LocalTimeText(parsing: text) != nil else {
-            throw .usage(
-                "invalid --at time \"\(text)\": \(LocalTimeText.accepted) (local time), or an ISO 8601 "
-                    + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)",
-                verb: .start)
+        do {
+            _ = try OneShotTimeText(parsing: text)
+        } catch {
+            throw .usage("invalid --at time \"\(text)\": \(error.reason); \(OneShotTimeText.accepted)", verb: .start)
         }
         if let minuteInterval, !MinuteInterval.isValid(minuteInterval) {
             throw .usage("--minute-interval \(MinuteInterval.rule), got \(minuteInterval)", verb: .start)
         }
-        return AbsoluteTime(text: text, timeZone: localTimeZoneName(), minuteInterval: minuteInterval)
+        let zone = LocalTimeZone.detect(tz: ProcessEnvironment.value("TZ"))
+        return AbsoluteTime(text: text, timeZone: zone.name, minuteInterval: minuteInterval, zoneWarning: zone.warning)
     }
 
-    /// The system's time zone name, the way the C library finds it (man tzset(3)): `TZ` (an IANA
-    /// name, optionally after `:`, or a path under `zoneinfo/`), else the target of `/etc/localtime`,
-    /// else `/etc/timezone`, else `UTC`.
+    /// The system's time zone name, the way the C library finds it (``LocalTimeZone``).
     static func localTimeZoneName() -> String {
-        if let tz = ProcessEnvironment.value("TZ") {
-            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            return zoneName(fromPath: name) ?? name
-        }
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        if length > 0 {
-            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let name = zoneName(fromPath: target) { return name }
-        }
-        if let bytes = try? FileSystem.readAll("/etc/timezone", maximumBytes: 255) {
-            // The first line, as fgets(3) with a 256-byte buffer read it.
-            let line = bytes.prefix(255).prefix { $0 != UInt8(ascii: "\n") && $0 != 0 }
-            let trimmed = String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
-            if !trimmed.isEmpty { return trimmed }
-        }
-        return "UTC"
-    }
-
-    /// `Europe/Paris` from `/usr/share/zoneinfo/Europe/Paris`; `nil` for a path without `zoneinfo/`.
-    private static func zoneName(fromPath path: String) -> String? {
-        guard path.hasPrefix("/") || path.hasPrefix("..") else { return nil }
-        let parts = path.components(separatedBy: "zoneinfo/")
-        guard parts.count >= 2, let name = parts.last, !name.isEmpty else { return nil }
-        return name
+        LocalTimeZone.detect(tz: ProcessEnvironment.value("TZ")).name
     }
 
     /// `started 4 "dinner": ends at 2026-11-29T18:30:00+01:00 (Europe/Paris), in 1h37m29s`, with the

@@ -251,8 +251,10 @@ extension CommandTable {
             Start a timer. Several durations make a group that runs them one after another
             (timerctl start 25m 5m 25m 5m --name pomodoro).
             With --at, the timer ends at a wall-clock time and follows the wall clock if it is
-            set: 2026-12-01T09:00:00+01:00 or ...Z is that instant; 14:30 is the next 14:30
-            in the local time zone; 2026-12-01T09:00 is that local date and time.
+            set: 2026-12-01T09:00:00+01:00 or ...Z is that instant; 14:30 (or 2:30pm) is the
+            next 14:30 in the local time zone; 2026-12-01T09:00 is that local date and time;
+            tomorrow 09:00 and fri 17:00 are that time on that day; +25m and
+            "now + 25 minutes" are that long from now.
             --minute-interval N floors a local time's minute to a multiple of N (N divides 60,
             1 to 30), as a date picker with that interval does.
             A local time that a daylight-saving change skips moves forward by the length of

@@ -113,6 +113,7 @@ public enum ControlCommand {
         var deadline: AbsoluteTime?
         if verb == .start, let at = options.at {
             deadline = try AbsoluteTime.parse(at, minuteInterval: options.minuteInterval)
+            if let warning = deadline?.zoneWarning { output.err("timerctl: warning: \(warning)\n") }
         }
         if verb == .start {
             do throws(CountdownError) {

@@ -94,12 +94,14 @@ extension Daemon {
         collectNotifications()
     }
 
-    /// The wall clock was set (or the machine resumed): timers with an absolute end move with it.
+    /// The wall clock was set (or the machine resumed): timers with an absolute end move with it,
+    /// countdowns are re-anchored (and re-derived on the first step after a boot; docs/time.md).
     func wallClockStepped() {
         guard wallClock.acknowledge() else { return }
         let moved = service.engine.wallClockChanged()
+        // Countdowns' wall-clock anchors moved too (saved, so that a reboot carries them over right).
+        if service.engine.hasChanges { stateIsDirty = true }
         if moved > 0 {
-            stateIsDirty = true
             log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
         }
         fireTimers()

@@ -9,7 +9,9 @@ import TimerService
 /// the date picker's rules (``DatePicking/LocalTimeResolver``), on behalf of `timerctl`, which then
 /// need not load ICU's time-zone and calendar data at every start (docs/performance.md).
 ///
-/// `14:30` is its next occurrence after now; `2026-12-01T09:00` that local date-time; the minute is
+/// `14:30` (or `2:30pm`) is its next occurrence after now; `2026-12-01T09:00` that local date-time;
+/// `tomorrow 09:00` and `fri 17:00` that time on that day; `+25m` 25 minutes from now
+/// (``TimerProtocol/OneShotTimeText`` has the grammar, docs/time.md the rules); the minute is
 /// floored to `minuteInterval` (rule B7 of docs/datepicker-rules.md). Daylight saving: a wall time in a gap moves forward
 /// by the gap's length, as `Calendar.date(from:)` does (02:30 on 2026-03-08 in America/Los_Angeles
 /// becomes 03:30 PDT); a repeated one means its first occurrence (01:30 on 2026-11-01 there is
@@ -18,35 +20,64 @@ enum LocalTimes {
     /// The resolver timerd installs in its ``TimerService``.
     static let resolver: @Sendable (String, String, Int, Date) throws -> LocalTimeResolution = {
         text, zoneName, minuteInterval, now in
-        guard let zone = TimeZone(identifier: zoneName) else {
-            throw RPCError(
-                .invalidParams, "unknown time zone \"\(zoneName)\": use an IANA name such as Europe/Paris or UTC")
-        }
+        let (zone, shownZone) = try zone(named: zoneName)
         let invalid = RPCError(
             .invalidParams,
             "invalid local time \"\(text)\": \(LocalTimeText.accepted), or an ISO 8601 "
                 + "date-time with Z or an offset (2026-12-01T09:00:00+01:00)")
         // The one grammar (TimerProtocol) reads the text; the date picker's rules give the instant.
-        guard let wall = LocalTimeText(parsing: text.trimmingCharacters(in: .whitespaces)), wall.isCalendarDate else {
-            throw invalid
+        let oneShot: OneShotTimeText
+        do throws(OneShotTimeText.ParseError) {
+            oneShot = try OneShotTimeText(parsing: text)
+        } catch {
+            if let wall = LocalTimeText(parsing: text.trimmingCharacters(in: .whitespaces)), !wall.isCalendarDate {
+                throw invalid
+            }
+            throw RPCError(.invalidParams, error.description)
         }
         guard MinuteInterval.isValid(minuteInterval) else {
             throw RPCError(.invalidParams, "minuteInterval \(MinuteInterval.rule), got \(minuteInterval)")
         }
-        let resolution: LocalTimeResolver.Resolution
-        do {
-            resolution = try LocalTimeResolver.resolve(
-                LocalTimeResolver.LocalTime(
-                    year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
-                    second: wall.second),
-                now: now, timeZone: zone, calendar: Calendar(identifier: .gregorian), minuteInterval: minuteInterval)
-        } catch {
-            throw invalid
-        }
         var style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon)
         style.timeZone = zone
+        let resolution: LocalTimeResolver.Resolution
+        switch oneShot {
+        case .relative(let seconds):
+            // A span from now is an instant already: no wall time to resolve, no daylight-saving rule.
+            let date = now.addingTimeInterval(seconds)
+            return LocalTimeResolution(
+                date: date, localTime: date.formatted(style), timeZone: shownZone, adjustment: "exact")
+        case .wall(let wall, let day):
+            let local = LocalTimeResolver.LocalTime(
+                year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
+                second: wall.second)
+            let calendar = Calendar(identifier: .gregorian)
+            do {
+                if let day {
+                    resolution = try LocalTimeResolver.resolve(
+                        local, on: day.resolverDay, now: now, timeZone: zone, calendar: calendar,
+                        minuteInterval: minuteInterval)
+                } else {
+                    resolution = try LocalTimeResolver.resolve(
+                        local, now: now, timeZone: zone, calendar: calendar, minuteInterval: minuteInterval)
+                }
+            } catch {
+                throw invalid
+            }
+        }
         return LocalTimeResolution(
-            date: resolution.date, localTime: resolution.date.formatted(style), timeZone: zone.identifier,
+            date: resolution.date, localTime: resolution.date.formatted(style), timeZone: shownZone,
             adjustment: resolution.adjustment.description)
+    }
+}
+
+extension OneShotTimeText.Day {
+    /// The date picker's name for the same day.
+    var resolverDay: LocalTimeResolver.Day {
+        switch self {
+        case .today: return .today
+        case .tomorrow: return .tomorrow
+        case .weekday(let value): return .weekday(value)
+        }
     }
 }

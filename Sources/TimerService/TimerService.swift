@@ -46,6 +46,11 @@ public struct TimerService: Sendable {
     var streams: [SubscriptionRegistry.SubscriberID: StreamSubscription] = [:]
     /// Notifications not yet taken by ``takeNotifications()``.
     var notifications: [EventNotification] = []
+    /// The most due timers one ``fireDueTimers()`` (and so one request, or one turn of timerd's loop)
+    /// finishes; the rest stay due for the next call (`TimerEngine.hasDueTimers`), so that 100k
+    /// timers overdue at a resume are finished in slices with clients served between them (≥ 1;
+    /// default 1,000, about 10–20 ms of work; docs/time.md).
+    public var maximumFiringsPerCall = 1_000
 
     /// Creates a service around an engine.
     ///
@@ -171,11 +176,12 @@ public struct TimerService: Sendable {
         return outcome
     }
 
-    /// Finishes due timers (and steps groups) and builds the replies for the waits they end.
+    /// Finishes due timers (and steps groups), at most ``maximumFiringsPerCall`` of them, and builds
+    /// the replies for the waits they end.
     ///
     /// - Returns: the timers that ended and the replies to send.
     public mutating func fireDueTimers() -> (endings: [TimerEnding], wakeups: [(waiter: WaiterID, reply: [UInt8])]) {
-        let endings = engine.fireDueTimers()
+        let endings = engine.fireDueTimers(limit: maximumFiringsPerCall)
         return (endings, routeEvents())
     }
 

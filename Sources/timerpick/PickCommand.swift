@@ -24,7 +24,9 @@ enum PickCommand {
                 Terminal.write(1, "timerpick 1.0\n")
                 return 0
             }
-            picker = try options.makePicker(now: now, timeZone: .current, systemLocale: systemLocale())
+            let zone = PickTimeZone.current()
+            if let warning = zone.warning { Terminal.write(2, "timerctl pick: warning: \(warning)\n") }
+            picker = try options.makePicker(now: now, timeZone: zone.zone, systemLocale: systemLocale())
         } catch {
             Terminal.write(
                 2, "Error: \(error)\nUsage: \(PickOptions.usage)\nSee 'timerctl pick --help'.\n")

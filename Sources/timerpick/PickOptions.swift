@@ -120,12 +120,31 @@ struct PickOptions: Equatable {
         if let date = iso.date(from: text) { return date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        // The product's one local-time grammar (the same as `timerctl start --at`), then the picker's rules.
-        guard let wall = LocalTimeText(parsing: text.trimmingCharacters(in: .whitespaces)), wall.isCalendarDate
-        else { throw .invalidLocalTime(text) }
-        let local = LocalTimeResolver.LocalTime(
-            year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
-            second: wall.second)
-        return try LocalTimeResolver.resolve(local, now: now, timeZone: timeZone, calendar: calendar).date
+        // The product's one-shot time grammar (the same as `timerctl start --at`), then the picker's rules.
+        guard let parsed = try? OneShotTimeText(parsing: text) else { throw .invalidLocalTime(text) }
+        switch parsed {
+        case .relative(let seconds):
+            return now.addingTimeInterval(seconds)
+        case .wall(let wall, let day):
+            let local = LocalTimeResolver.LocalTime(
+                year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute,
+                second: wall.second)
+            switch day {
+            case .none:
+                return try LocalTimeResolver.resolve(local, now: now, timeZone: timeZone, calendar: calendar).date
+            case .today:
+                return try LocalTimeResolver.resolve(
+                    local, on: .today, now: now, timeZone: timeZone, calendar: calendar
+                ).date
+            case .tomorrow:
+                return try LocalTimeResolver.resolve(
+                    local, on: .tomorrow, now: now, timeZone: timeZone, calendar: calendar
+                ).date
+            case .weekday(let weekday):
+                return try LocalTimeResolver.resolve(
+                    local, on: .weekday(weekday), now: now, timeZone: timeZone, calendar: calendar
+                ).date
+            }
+        }
     }
 }

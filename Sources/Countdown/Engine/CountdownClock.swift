@@ -17,6 +17,16 @@ public protocol CountdownClock: Sendable {
     func now() -> BootInstant
     /// The current wall-clock time (`CLOCK_REALTIME`), used only for timestamps shown to people.
     func wallNow() -> Date
+    /// Nanoseconds the machine has spent suspended since boot (`CLOCK_BOOTTIME` minus
+    /// `CLOCK_MONOTONIC`), or `nil` when the clock cannot tell. The engine compares two readings to
+    /// learn that a timer's end passed during a suspend, which makes it `missed` (docs/time.md).
+    func suspendedNanoseconds() -> Int64?
+}
+
+extension CountdownClock {
+    /// `nil`: a clock that cannot tell suspend apart (a timer is then `missed` only when its end
+    /// passed while no engine ran).
+    public func suspendedNanoseconds() -> Int64? { nil }
 }
 
 /// The machine's clocks: `CLOCK_BOOTTIME` for counting and `CLOCK_REALTIME` for timestamps.
@@ -32,6 +42,18 @@ public struct SystemClock: CountdownClock {
         var spec = timespec()
         clock_gettime(CLOCK_BOOTTIME, &spec)
         return BootInstant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+    }
+
+    /// Reads `CLOCK_BOOTTIME` minus `CLOCK_MONOTONIC` (the latter stops during suspend), read
+    /// back to back; jitter between the two readings is below a microsecond.
+    public func suspendedNanoseconds() -> Int64? {
+        var boot = timespec()
+        var monotonic = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let bootNanoseconds = Int64(boot.tv_sec) * 1_000_000_000 + Int64(boot.tv_nsec)
+        let monotonicNanoseconds = Int64(monotonic.tv_sec) * 1_000_000_000 + Int64(monotonic.tv_nsec)
+        return max(0, bootNanoseconds - monotonicNanoseconds)
     }
 
     /// Reads `CLOCK_REALTIME`.

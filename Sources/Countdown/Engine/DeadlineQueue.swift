@@ -76,8 +76,21 @@ public struct DeadlineQueue: Sendable {
     ///
     /// - Complexity: O(k log n) for k due timers.
     public mutating func popDue(at now: BootInstant) -> [(deadline: BootInstant, id: UInt64)] {
+        popDue(at: now, limit: .max)
+    }
+
+    /// Removes and returns at most `limit` timers whose deadline is at or before `now`, earliest
+    /// first; the others stay queued for the next call.
+    ///
+    /// - Parameters:
+    ///   - now: the instant on the boot-time clock.
+    ///   - limit: the most timers to return (≥ 1; smaller counts as 1).
+    /// - Returns: the due timers, earliest first.
+    /// - Complexity: O(k log n) for the k ≤ `limit` timers returned.
+    public mutating func popDue(at now: BootInstant, limit: Int) -> [(deadline: BootInstant, id: UInt64)] {
+        let limit = max(1, limit)
         var due: [(deadline: BootInstant, id: UInt64)] = []
-        while let top = heap.first, top.deadline <= now {
+        while due.count < limit, let top = heap.first, top.deadline <= now {
             due.append((top.deadline, top.id))
             remove(top.id)
         }

@@ -1,7 +1,7 @@
 /// A bounded ring of the most recent firing latenesses: how long after its deadline on the
 /// boot-time clock each timer was actually finished by the owner's loop.
 ///
-/// The engine records one sample per timer that ``TimerEngine/fireDueTimers()`` finishes; the
+/// The engine records one sample per timer that ``TimerEngine/fireDueTimers(limit:)`` finishes; the
 /// daemon reports percentiles through `daemon.stats`. Memory is fixed: ``capacity`` samples of
 /// 8 bytes, the oldest overwritten first.
 public struct LatenessRecorder: Sendable, Hashable {

@@ -16,6 +16,7 @@ public final class ManualClock: CountdownClock {
     private struct Readings {
         var boot: BootInstant
         var wall: Date
+        var suspended: Int64 = 0
     }
 
     private let readings: Mutex<Readings>
@@ -61,6 +62,12 @@ public final class ManualClock: CountdownClock {
     /// - Parameter nanoseconds: the length of the suspend, in nanoseconds.
     public func suspend(forNanoseconds nanoseconds: Int64) {
         advance(byNanoseconds: nanoseconds)
+        readings.withLock { $0.suspended += max(0, nanoseconds) }
+    }
+
+    /// Nanoseconds spent in ``suspend(forNanoseconds:)`` since the clock was made.
+    public func suspendedNanoseconds() -> Int64? {
+        readings.withLock { $0.suspended }
     }
 
     /// Steps the wall clock alone, as `settimeofday(2)` or an NTP step does; the boot-time clock stays.

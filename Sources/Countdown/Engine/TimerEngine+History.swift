@@ -23,7 +23,7 @@ extension TimerEngine {
         queue.ids.reduce(0) { count, id in timers[id]?.owner == owner ? count + 1 : count }
     }
 
-    /// The number of timers of `owner` finished by ``fireDueTimers()`` since start-up (its part of
+    /// The number of timers of `owner` finished by ``fireDueTimers(limit:)`` since start-up (its part of
     /// `lateness.totalCount`).
     ///
     /// - Parameter owner: a uid.

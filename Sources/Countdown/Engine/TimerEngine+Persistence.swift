@@ -16,14 +16,17 @@ extension TimerEngine {
     ///
     /// On the same boot (`sameBoot`), running timers go on from their boot-time deadlines, so the
     /// downtime counts. After a reboot the boot-time clock started again from zero, so each running
-    /// timer's start is recomputed from the wall clock. A timer whose deadline passed while nothing
-    /// ran is finished once, with `missed: true` and its original end time (like systemd's
-    /// `Persistent=true`, systemd.timer(5)). Paused timers keep their remaining time.
+    /// timer's start is recomputed from the wall clock; as that clock may still be wrong (a board
+    /// without a real-time clock), the first wall-clock step re-derives it (``wallClockChanged()``).
+    /// A timer whose deadline passed while nothing ran is finished once, with its original end time
+    /// and `missed: true` (like systemd's `Persistent=true`, systemd.timer(5)): the same rule as a
+    /// timer whose end passed during a suspend (docs/time.md). Paused timers keep their remaining time.
     ///
     /// - Parameters:
     ///   - snapshot: what ``snapshot`` returned in the earlier run.
     ///   - sameBoot: whether the machine has not rebooted since (same `/proc/sys/kernel/random/boot_id`).
-    /// - Returns: the timers finished as missed.
+    /// - Returns: the timers found overdue and finished as missed, `endedAt` at their end
+    ///   (`overdueEnding(of:deadline:now:wall:wasAway:)`).
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
         liveNames = [:]
@@ -34,17 +37,29 @@ extension TimerEngine {
         nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
         let now = clock.now()
         let wall = clock.wallNow()
+        noteSuspend(now: now)
+        clockHistory.watchingSince = now
+        if !sameBoot { clockHistory.restoreWallOffset = Self.wallOffset(now: now, wall: wall) }
         var missed: [TimerEnding] = []
         for var record in snapshot.timers {
             if record.state == .running, let wallDeadline = record.wallDeadline {
-                // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it).
-                let elapsed = min(max(wall.timeIntervalSince(record.startedAt), 0), 4e9)
+                // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it). An
+                // overdue one counts up to its end only, so its duration is the same as had it
+                // finished live (docs/time.md, "Overdue timers").
+                let elapsed = min(max(min(wall, wallDeadline).timeIntervalSince(record.startedAt), 0), 4e9)
                 let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
                 record.rebase(
                     now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
             } else if record.state == .running, !sameBoot {
                 let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
                 record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
+                // The wall clock may be wrong this early in a boot (no real-time clock): the first
+                // step (NTP) re-derives the countdown from the same anchor.
+                if let anchor = record.runStartWall { clockHistory.awaitingFirstStep[record.id] = anchor }
+            } else if record.state == .running, let runStart = record.runStart {
+                // Same boot: the boot-time deadline holds; re-anchor the wall clock, which may have
+                // stepped while no daemon watched it.
+                record.runStartWall = wall.addingTimeInterval(-Double(now.nanoseconds(since: runStart)) / 1e9)
             }
             timers[record.id] = record
             if record.state.isLive {
@@ -56,10 +71,13 @@ extension TimerEngine {
             }
             if let deadline = record.deadline {
                 if deadline <= now {
-                    let endedAt =
-                        record.wallDeadline ?? wall.addingTimeInterval(-Double(now.nanoseconds(since: deadline)) / 1e9)
-                    timers[record.id]?.missed = true
-                    missed.append(end(record.id, as: .finished, at: now, wall: endedAt, reportedAs: .missed))
+                    let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall)
+                    clockHistory.awaitingFirstStep[record.id] = nil
+                    timers[record.id]?.missed = ending.missed
+                    missed.append(
+                        end(
+                            record.id, as: .finished, at: now, wall: ending.endedAt,
+                            reportedAs: ending.missed ? .missed : nil))
                 } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
                     queue.schedule(record.id, at: wake)
                 }

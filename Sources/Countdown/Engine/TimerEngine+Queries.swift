@@ -39,7 +39,7 @@ extension TimerEngine {
             .map { $0.snapshot(at: now, wallNow: wall) }
     }
 
-    /// The earliest instant the engine needs ``fireDueTimers()`` on the boot-time clock, or `nil` when
+    /// The earliest instant the engine needs ``fireDueTimers(limit:)`` on the boot-time clock, or `nil` when
     /// none runs: the earliest end of a running timer; with ``EventRecording/buffered`` events, also
     /// the end of the current child of a running group (so that its step is reported on time).
     public var nextDeadline: BootInstant? { queue.first?.deadline }

@@ -14,7 +14,7 @@ import TimerModel
 ///
 /// A value type with no threads and no I/O: the owner calls an operation, the engine reads its
 /// injected ``CountdownClock`` and answers. The owner arms one OS timer for ``nextDeadline`` and
-/// calls ``fireDueTimers()`` when it expires (the daemon does so from its event loop); tests drive a
+/// calls ``fireDueTimers(limit:)`` when it expires (the daemon does so from its event loop); tests drive a
 /// ``ManualClock`` instead and never sleep.
 ///
 /// Ownership: every timer belongs to a uid. Operations take a `requester`: a uid sees and changes
@@ -36,7 +36,7 @@ public struct TimerEngine: Sendable {
     public var historyLimit: Int
     /// How long ended timers are kept, in seconds after their wall-clock `endedAt`, or `nil` for no
     /// age limit. Older ones are dropped when a timer ends, on ``restore(_:sameBoot:)`` and on every
-    /// ``fireDueTimers()`` (which the service runs before each request), so no extra wake-up is needed.
+    /// ``fireDueTimers(limit:)`` (which the service runs before each request), so no extra wake-up is needed.
     /// Together with ``historyLimit``: whichever keeps fewer wins.
     public var historyMaximumAge: Double?
 
@@ -46,10 +46,12 @@ public struct TimerEngine: Sendable {
     var endedByOwner: [UInt32: [UInt64]] = [:]
     /// Each owner's number of live timers (absent when 0), kept by every transition.
     var liveByOwner: [UInt32: Int] = [:]
-    /// Each owner's number of timers finished by ``fireDueTimers()`` since start-up.
+    /// Each owner's number of timers finished by ``fireDueTimers(limit:)`` since start-up.
     var firedByOwner: [UInt32: Int] = [:]
     var queue = DeadlineQueue()
     var nextID: UInt64 = 1
+    /// What the engine knows of clock steps, suspends and restores (docs/time.md).
+    var clockHistory = ClockHistory()
     var liveTotal = 0
     /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
     var events: [TimerEvent] = []
@@ -71,7 +73,7 @@ public struct TimerEngine: Sendable {
             }
         }
     }
-    /// How late each timer finished by ``fireDueTimers()`` was, for the most recent firings.
+    /// How late each timer finished by ``fireDueTimers(limit:)`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
 
     /// Creates an empty engine.
@@ -85,6 +87,7 @@ public struct TimerEngine: Sendable {
         self.clock = clock
         self.historyLimit = max(0, historyLimit)
         self.historyMaximumAge = historyMaximumAge.map { max(0, $0) }
+        self.clockHistory.lastLook = (clock.now(), clock.suspendedNanoseconds())
     }
 
     // MARK: - Operations
@@ -138,16 +141,22 @@ public struct TimerEngine: Sendable {
 
     /// Recomputes the boot-time deadline of every running timer started with an absolute deadline,
     /// after the wall clock stepped (the daemon learns it from a `CLOCK_REALTIME` timerfd armed with
-    /// `TFD_TIMER_CANCEL_ON_SET`, man timerfd_create(2)). Countdowns are not affected: they run on the
-    /// boot-time clock, which never steps.
+    /// `TFD_TIMER_CANCEL_ON_SET`, man timerfd_create(2)). Countdowns keep their boot-time deadline
+    /// (the boot-time clock never steps), but their wall-clock anchor (`runStartWall`, what carries
+    /// them across a reboot) is re-anchored, so that after a step of -20 s and a reboot a 2 h
+    /// countdown still ends on time. On the first step after a boot, countdowns restored from the
+    /// earlier boot are re-derived from the corrected wall clock (``restore(_:sameBoot:)``;
+    /// docs/time.md, "Wall-clock steps").
     ///
-    /// - Returns: how many timers were rescheduled.
+    /// - Returns: how many timers were rescheduled (a re-anchored countdown keeps its deadline and is
+    ///   not counted; ``hasChanges`` tells whether anything is to be saved).
     /// - Complexity: O(n) over the running timers.
     @discardableResult
     public mutating func wallClockChanged() -> Int {
         let now = clock.now()
         let wall = clock.wallNow()
-        var count = 0
+        var count = rederiveRestoredCountdowns(now: now, wall: wall)
+        reanchorCountdowns(now: now, wall: wall)
         for id in queue.ids {
             guard var record = timers[id], let wallDeadline = record.wallDeadline else { continue }
             let remaining = wallDeadline.timeIntervalSince(wall)
@@ -279,15 +288,23 @@ public struct TimerEngine: Sendable {
         return snapshot
     }
 
-    /// Finishes every running timer whose deadline has passed, in one batch, earliest first, and
-    /// moves running groups past the children that ended (reported as ``TimerEvent/Kind/steppedToChild(_:)``).
+    /// Finishes every running timer whose deadline has passed (at most `limit` of them), earliest
+    /// first, and moves running groups past the children that ended (reported as
+    /// ``TimerEvent/Kind/steppedToChild(_:)``).
     ///
+    /// With a `limit`, the timers not taken stay due (``hasDueTimers``): the daemon finishes 1,000
+    /// per turn of its loop and serves its clients between the slices, so 100k timers overdue at a
+    /// resume do not block it for seconds. A timer whose end passed during a suspend is `missed`,
+    /// with `endedAt` at its end (`overdueEnding(of:deadline:now:wall:wasAway:)`, docs/time.md).
+    ///
+    /// - Parameter limit: the most timers to take in this call (default: all that are due).
     /// - Returns: the finished timers.
-    /// - Complexity: O(k log n) for k due timers (plus O(c) per group of c children).
-    public mutating func fireDueTimers() -> [TimerEnding] {
+    /// - Complexity: O(k log n) for k ≤ `limit` due timers (plus O(c) per group of c children).
+    public mutating func fireDueTimers(limit: Int = .max) -> [TimerEnding] {
         trimHistoryByAge()
         let now = clock.now()
-        let due = queue.popDue(at: now)
+        noteSuspend(now: now)
+        let due = queue.popDue(at: now, limit: limit)
         guard !due.isEmpty else { return [] }
         let wall = clock.wallNow()
         var endings: [TimerEnding] = []
@@ -298,8 +315,13 @@ public struct TimerEngine: Sendable {
                 let lateness = now.nanoseconds(since: deadline)
                 self.lateness.record(nanoseconds: lateness)
                 firedByOwner[record.owner, default: 0] += 1
+                let ending = overdueEnding(
+                    of: record, deadline: deadline, now: now, wall: wall, wasAway: passedWhileAway(deadline))
+                timers[entry.id]?.missed = ending.missed
                 endings.append(
-                    end(entry.id, as: .finished, at: now, wall: wall.addingTimeInterval(-Double(lateness) / 1e9)))
+                    end(
+                        entry.id, as: .finished, at: now, wall: ending.endedAt,
+                        reportedAs: ending.missed ? .missed : nil))
             } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
                 queue.schedule(entry.id, at: wake)
             }
