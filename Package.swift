@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "DatePicking", targets: ["DatePicking"]),
         .library(name: "TimerModel", targets: ["TimerModel"]),
+        .library(name: "CalendarEvents", targets: ["CalendarEvents"]),
         .library(name: "TimerProtocol", targets: ["TimerProtocol"]),
         .library(name: "Countdown", targets: ["Countdown"]),
         .library(name: "TimerService", targets: ["TimerService"]),
@@ -23,6 +24,9 @@ let package = Package(
         // Headers only: everything it declares lives in the C library itself.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "DatePicking"),
+        // systemd.time(7) calendar expressions: parsing, the normalized form and next elapses (Foundation for
+        // time-zone offsets; pure otherwise).
+        .target(name: "CalendarEvents"),
         // The vocabulary every layer shares (states, names, references, the duration grammar and its
         // limits, progress snapshots, ISO 8601 text, the engine's error): FoundationEssentials only.
         .target(name: "TimerModel"),
@@ -48,7 +52,8 @@ let package = Package(
         ),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
         // run; timerd resolves local `--at` times instead (docs/performance.md).
-        .target(name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
+        .target(
+            name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
@@ -68,6 +73,7 @@ let package = Package(
             name: "DatePickingTests", dependencies: ["DatePicking", "TimerProtocol", "TestSupport"],
             exclude: ["Resources"]),
         .testTarget(name: "TimerModelTests", dependencies: ["TimerModel", "TestSupport"]),
+        .testTarget(name: "CalendarEventsTests", dependencies: ["CalendarEvents", "TestSupport"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
         .testTarget(
@@ -83,12 +89,14 @@ let package = Package(
         .testTarget(
             name: "TimerDaemonTests",
             dependencies: [
-                "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage", "TimerSystem",
+                "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage",
+                "TimerSystem",
                 "TestSupport",
             ],
             exclude: ["Golden"]),
         .testTarget(
-            name: "TimerControlTests", dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
+            name: "TimerControlTests",
+            dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
         .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.

@@ -1,0 +1,90 @@
+import Foundation
+
+extension CalendarExpression {
+    /// The first instant strictly after `base` at which the expression elapses, or nil when it never does
+    /// again (a date in the past, `*-02-30`, or nothing before the end of 2199).
+    ///
+    /// Wall-clock fields are read in the expression's ``timeZone``, else in `defaultZone`. Away from
+    /// daylight-saving transitions the result is what `systemd-analyze calendar --base-time=BASE` prints. At
+    /// transitions timerd's policy (docs/calendar.md) differs from systemd's where systemd would lose an
+    /// elapse:
+    ///
+    /// - A wall-clock time skipped by a gap (spring forward) still elapses once, moved forward by the gap's
+    ///   length, like a one-shot `--at` time: `*-*-* 02:30` in Europe/Paris elapses on 2026-03-29 at 03:30 CEST
+    ///   (01:30Z), where systemd skips that day. A moved time that equals a real elapse is one elapse.
+    /// - A wall-clock time repeated by an overlap (fall back) elapses once, at its first occurrence: `02:30` on
+    ///   2026-10-25 in Europe/Paris elapses at 02:30 CEST (00:30Z) and not again at 02:30 CET, as in systemd.
+    ///
+    /// - Parameters:
+    ///   - base: The instant to search after (exclusive).
+    ///   - defaultZone: The zone for an expression without one (the user's `TZ`, or the system zone).
+    /// - Returns: The instant, at microsecond precision, or nil.
+    /// - Complexity: A few field steps and zone lookups for an expression that matches at least once a year;
+    ///   up to one step per matching wall-clock time in the hour after a transition.
+    public func nextElapse(after base: Date, defaultZone: TimeZone) -> Date? {
+        let zone = ZoneOffsets(timeZone ?? defaultZone)
+        let baseMicro = Int((base.timeIntervalSince1970 * 1_000_000).rounded(.down))
+        guard let next = nextElapse(afterMicroseconds: baseMicro, zone: zone) else { return nil }
+        return Date(timeIntervalSince1970: Double(next.instant) / 1_000_000)
+    }
+
+    /// The next `count` elapses after `base`, in increasing order; fewer when the expression stops elapsing.
+    ///
+    /// - Parameters:
+    ///   - base: The instant to search after (exclusive).
+    ///   - defaultZone: The zone for an expression without one.
+    ///   - count: How many elapses, 0 or more.
+    /// - Returns: Up to `count` instants, each the ``nextElapse(after:defaultZone:)`` of the one before.
+    /// - Complexity: `count` times that of ``nextElapse(after:defaultZone:)``.
+    public func elapses(after base: Date, defaultZone: TimeZone, count: Int) -> [Date] {
+        let zone = ZoneOffsets(timeZone ?? defaultZone)
+        var result: [Date] = []
+        var current = Int((base.timeIntervalSince1970 * 1_000_000).rounded(.down))
+        while result.count < count, let next = nextElapse(afterMicroseconds: current, zone: zone) {
+            result.append(Date(timeIntervalSince1970: Double(next.instant) / 1_000_000))
+            current = next.instant
+        }
+        return result
+    }
+
+    /// The search behind ``nextElapse(after:defaultZone:)``, in microseconds since 1970-01-01T00:00:00Z.
+    ///
+    /// It walks matching wall-clock times from the base's wall-clock time (lowered by up to a day's offset
+    /// change, so that a time skipped by a gap just before the base and moved after it is seen) and keeps the
+    /// earliest instant after the base. A unique or repeated time ends the walk (later wall-clock times give
+    /// later instants); a skipped one, moved forward by the gap, keeps it going for the gap's length, because a
+    /// real time just after the gap can come first.
+    ///
+    /// - Returns: How the elapse's wall-clock time resolved (its ``LocalTimeResolution/instant`` is the elapse),
+    ///   or nil.
+    func nextElapse(afterMicroseconds base: Int, zone: ZoneOffsets) -> LocalTimeResolution? {
+        let day = CivilDateTime.microsecondsPerDay
+        let offsetNow = zone.offset(atMicroseconds: base)
+        let offsetBefore = zone.offset(atMicroseconds: base - day)
+        var from = CivilDateTime(localMicroseconds: base + min(offsetNow, offsetBefore))
+        var best: LocalTimeResolution?
+        var horizon: Int?
+        while let match = firstMatch(atOrAfter: from) {
+            let local = match.localMicroseconds
+            if let horizon, local > horizon { break }
+            let resolution = LocalTimeResolution.resolve(local, in: zone)
+            let instant = resolution.instant
+            var step = 1
+            if instant > base {
+                // A moved (skipped) time that equals a real elapse is that real elapse.
+                let bestInstant = best?.instant ?? Int.max
+                if instant < bestInstant || (instant == bestInstant && !resolution.isSkipped) { best = resolution }
+                if case .skipped(_, let gap) = resolution {
+                    if horizon == nil { horizon = local + gap }
+                } else if horizon == nil {
+                    break
+                }
+            } else if case .unique = resolution, zone.offset(atMicroseconds: instant) == offsetNow {
+                // Same offset as the base: the base's own wall-clock time is the next one worth trying.
+                step = max(1, base - instant + 1)
+            }
+            from = CivilDateTime(localMicroseconds: local + step)
+        }
+        return best
+    }
+}
