@@ -52,8 +52,7 @@ let package = Package(
         ),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
         // run; timerd resolves local `--at` times instead (docs/performance.md).
-        .target(
-            name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
+        .target(name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
@@ -89,14 +88,12 @@ let package = Package(
         .testTarget(
             name: "TimerDaemonTests",
             dependencies: [
-                "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage",
-                "TimerSystem",
+                "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage", "TimerSystem",
                 "TestSupport",
             ],
             exclude: ["Golden"]),
         .testTarget(
-            name: "TimerControlTests",
-            dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
+            name: "TimerControlTests", dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
         .testTarget(name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking"]),
         // Runs the built binaries; depending on the executables makes `swift test` build them.
