@@ -22,6 +22,7 @@ extension CalendarExpression {
     ///   token's offset and what is allowed there.
     /// - Complexity: O(n) in the length of `text`.
     public static func parse(_ text: String) throws(CalendarExpressionError) -> CalendarExpression {
+        if text.isEmpty { throw .empty }
         var words: [(text: Substring, offset: Int)] = []
         var offset = 0
         for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
@@ -29,7 +30,6 @@ extension CalendarExpression {
             words.append((piece, offset))
             offset += piece.utf8.count + 1
         }
-        if text.isEmpty { throw .empty }
         var expression = CalendarExpression()
         var index = 0
         if let expansion = shorthands[words[0].text.lowercased()] {
