@@ -57,7 +57,10 @@ let package = Package(
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
         .executableTarget(
-            name: "timerpick", dependencies: ["DatePicking", "TimerProtocol", "TimerControl", "CommandLineTable"]),
+            name: "timerpick",
+            dependencies: [
+                "DatePicking", "TimerProtocol", "TimerControl", "CommandLineTable", "CalendarEvents", "TimerModel",
+            ]),
         .executableTarget(
             name: "DatePickingBenchmark", dependencies: ["DatePicking"], path: "Benchmarks/DatePickingBenchmark"),
         .executableTarget(

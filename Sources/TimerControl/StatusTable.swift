@@ -72,7 +72,7 @@ enum StatusTable {
             return "resumed \(label): \(DurationFormatter.clock(seconds: timer.remaining)) left\n"
         case .wait:
             return timer.state == .finished ? "\(label) finished\n" : "\(label) was stopped\n"
-        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick:
+        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .calendar:
             return ""
         }
     }

@@ -61,6 +61,7 @@ struct CompletionTests {
         #expect(
             Self.candidates([""], script: script) == [
                 "start", "stop", "pause", "resume", "status", "wait", "ping", "reload", "pick", "completion", "help",
+                "calendar",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
         #expect(

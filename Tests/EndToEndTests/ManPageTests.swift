@@ -87,7 +87,7 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "stop", "pause", "resume", "status", "wait", "ping", "reload", "pick",
-                "completion",
+                "completion", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
@@ -121,6 +121,7 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--mode", "--min", "--max", "--locale", "--calendar",
+                "--iterations", "--base-time",
             ])
     }
 

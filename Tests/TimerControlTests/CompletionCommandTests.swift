@@ -36,6 +36,7 @@ struct CompletionCommandTests {
         // The script's command list (the `''` arm of its last `case`), from the table's listed order.
         #expect(
             bash.contains(
-                "'') _timerctl_words \"$cur\" start stop pause resume status wait ping reload pick completion help ;;"))
+                "'') _timerctl_words \"$cur\" start stop pause resume status wait ping reload pick completion help"
+                    + " calendar ;;"))
     }
 }
