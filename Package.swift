@@ -67,6 +67,8 @@ let package = Package(
             name: "EngineBenchmark", dependencies: ["Countdown", "TimerModel"],
             path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
+        .executableTarget(
+            name: "CalendarBenchmark", dependencies: ["CalendarEvents"], path: "Benchmarks/CalendarBenchmark"),
         // Helpers shared by the test targets (a seeded generator, fixed instants, a reference reply
         // reader); not in any product.
         .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
