@@ -57,6 +57,8 @@ struct CalendarDifferentialTests {
                         continue
                     }
                     #expect(expression.normalized == answer.normalized, "\(context)")
+                    // The normalized form is what a store keeps: it must read back as the same expression.
+                    #expect((try? CalendarExpression.parse(expression.normalized)) == expression, "\(context)")
                     let mine = elapses(of: expression, after: base, zone: zone)
                     if mine.isEmpty { counts.never += 1 }
                     let policyCases = mine.filter(\.isSkipped)
