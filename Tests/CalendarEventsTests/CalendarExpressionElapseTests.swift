@@ -92,6 +92,9 @@ struct CalendarExpressionElapseTests {
             ("*-*-* 02:30", "America/New_York", 1_772_928_000, [1_772_955_000, 1_773_037_800, 1_773_124_200]),
             // 2026-10-04 02:15 on Lord Howe Island (30-minute gap, +10:30 -> +11:00): 02:45 = 2026-10-03T15:45Z.
             ("02:15", "Australia/Lord_Howe", 1_791_032_400, [1_791_042_300, 1_791_126_900, 1_791_213_300]),
+            // Samoa skipped 2011-12-30 (-10:00 -> +14:00, a 24-hour gap): its 12:00 moved 24 h is the real
+            // 2011-12-31 12:00, one elapse (systemd-analyze prints the same three instants here).
+            ("12:00", "Pacific/Apia", 1_325_116_800, [1_325_196_000, 1_325_282_400, 1_325_368_800]),
             // Paris, every 20 minutes across the gap: the moved 02:00/02:20/02:40 are the real 03:00/03:20/03:40.
             ("*:0/20", "Europe/Paris", 1_774_744_800, [1_774_746_000, 1_774_747_200, 1_774_748_400]),
         ])
