@@ -26,7 +26,7 @@ struct CalendarDifferentialTests {
             return
         }
         var random = RandomCalendarExpression(generator: SplitMix64(seed: Self.seed))
-        var counts = (expressions: 0, refused: 0, elapses: 0, policy: 0, never: 0, gaveUp: 0)
+        var counts = Counts()
         let basesPerZone = 14
         let expressionsPerBase = 32
         for zoneName in RandomCalendarExpression.zones {
@@ -36,58 +36,139 @@ struct CalendarDifferentialTests {
                 let expressions = (0..<expressionsPerBase).map { _ in random.next() }
                 let run = try SystemdAnalyzeOracle.evaluate(
                     expressions, zone: zoneName, base: base, iterations: 10, executable: executable)
-                let answers = run.answers
                 for text in expressions {
-                    counts.expressions += 1
                     let context = "seed 0x13CA1E4DA2E5, TZ=\(zoneName), base @\(base), expression '\(text)'"
-                    let parsed = try? CalendarExpression.parse(text)
-                    if run.gaveUp.contains(text) {
-                        // systemd 252 stops with "Infinite loop in calendar calculation"; the library must answer.
-                        #expect(parsed.map { !elapses(of: $0, after: base, zone: zone).isEmpty } == true, "\(context)")
-                        counts.gaveUp += 1
-                        continue
-                    }
-                    guard let answer = answers[text] else {
-                        #expect(parsed == nil, "systemd refused it but the library accepted it: \(context)")
-                        counts.refused += 1
-                        continue
-                    }
-                    guard let expression = parsed else {
-                        Issue.record("systemd accepted it but the library refused it: \(context)")
-                        continue
-                    }
-                    #expect(expression.normalized == answer.normalized, "\(context)")
-                    // The normalized form is what a store keeps: it must read back as the same expression.
-                    #expect((try? CalendarExpression.parse(expression.normalized)) == expression, "\(context)")
-                    let mine = elapses(of: expression, after: base, zone: zone)
-                    if mine.isEmpty { counts.never += 1 }
-                    let policyCases = mine.filter(\.isSkipped)
-                    for moved in policyCases {
-                        counts.policy += 1
-                        checkGapPolicy(moved, zone: expression.timeZone ?? zone, systemd: answer.elapses, context)
-                    }
-                    let expected = mine.filter { !$0.isSkipped }.map {
-                        CivilDateTime.floorDivide($0.instant, 1_000_000)
-                    }
-                    let compared = Array(answer.elapses.prefix(expected.count))
-                    #expect(compared == expected, "\(context)")
-                    if policyCases.isEmpty {
-                        #expect(answer.elapses.count == expected.count, "\(context)")
-                    }
-                    counts.elapses += compared.count
+                    compare(text, run: run, zone: zone, base: base, counts: &counts, context: context)
                 }
             }
         }
         print(
             "calendar differential (seed 0x13CA1E4DA2E5): \(counts.expressions) expressions, \(counts.refused) refused by"
                 + " both, \(counts.never) never elapsing, \(counts.elapses) elapses equal to systemd's,"
-                + " \(counts.policy) DST-gap policy elapses checked against the policy, \(counts.gaveUp) on which"
+                + " \(counts.policy) DST-gap policy elapses checked against the policy, \(counts.overlapPolicy) second"
+                + " occurrences (overlap policy), \(counts.gaveUp) on which"
                 + " systemd gave up (infinite-loop guard)")
         // Guards against a vacuous pass: the generator must reach each kind of case.
         #expect(counts.expressions >= 3000)
         #expect(counts.elapses >= 20_000)
         #expect(counts.refused >= 20)
         #expect(counts.policy >= 5)
+    }
+
+    /// Acceptance 1 at the transitions themselves: DST-sensitive expressions from base times just before,
+    /// inside and after every spring-forward and fall-back of 2026 and 2027 in the zones that have them
+    /// (including inside the repeated hour, where "first occurrence" matters). Expected values: systemd-analyze,
+    /// except the gap-policy elapses, checked against the policy as above.
+    @Test("DST-sensitive expressions around every 2026-2027 transition match systemd-analyze")
+    func transitionsMatchSystemd() throws {
+        guard let executable = SystemdAnalyzeOracle.path else {
+            Issue.record("systemd-analyze is not installed: install it with `apt-get install systemd`")
+            return
+        }
+        let expressions = [
+            "*:0/20", "02:30", "*-*-* 02:00", "*:*:0/30", "01,02,03:15", "hourly", "*:0/7", "2:*", "01:30",
+            "*-*-* 00/3:45", "Sun 02:30", "daily", "*:30", "03:00",
+        ]
+        var counts = Counts()
+        for zoneName in ["Europe/Paris", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe"] {
+            let zone = try #require(TimeZone(identifier: zoneName))
+            var instant = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+            while let transition = zone.nextDaylightSavingTimeTransition(after: instant),
+                transition.timeIntervalSince1970 < 1_830_297_600  // 2028-01-01T00:00:00Z
+            {
+                instant = transition
+                let at = Int(transition.timeIntervalSince1970)
+                for offset in [-5_400, -1_800, -1, 0, 600, 1_800, 2_400, 3_599, 5_400] {
+                    let base = at + offset
+                    let run = try SystemdAnalyzeOracle.evaluate(
+                        expressions, zone: zoneName, base: base, iterations: 10, executable: executable)
+                    for text in expressions {
+                        let context = "TZ=\(zoneName), base @\(base) (transition \(offset) s), expression '\(text)'"
+                        compare(text, run: run, zone: zone, base: base, counts: &counts, context: context)
+                    }
+                }
+            }
+        }
+        print(
+            "calendar differential at transitions: \(counts.expressions) expressions, \(counts.elapses) elapses equal"
+                + " to systemd's, \(counts.policy) DST-gap policy elapses checked against the policy,"
+                + " \(counts.overlapPolicy) second occurrences in a repeated hour that systemd elapses at and timerd"
+                + " does not")
+        #expect(counts.expressions >= 1_500)
+        #expect(counts.overlapPolicy >= 20)
+        #expect(counts.policy >= 50)
+    }
+
+    /// What a run compared.
+    struct Counts {
+        var expressions = 0
+        var refused = 0
+        var elapses = 0
+        var policy = 0
+        var never = 0
+        var gaveUp = 0
+        var overlapPolicy = 0
+    }
+
+    /// Compares the library with systemd's answer for one expression (see the suite's comment).
+    private func compare(
+        _ text: String, run: SystemdAnalyzeOracle.Run, zone: TimeZone, base: Int, counts: inout Counts,
+        context: String
+    ) {
+        counts.expressions += 1
+        let parsed = try? CalendarExpression.parse(text)
+        if run.gaveUp.contains(text) {
+            // systemd 252 stops with "Infinite loop in calendar calculation"; the library must answer.
+            #expect(parsed.map { !elapses(of: $0, after: base, zone: zone).isEmpty } == true, "\(context)")
+            counts.gaveUp += 1
+            return
+        }
+        guard let answer = run.answers[text] else {
+            #expect(parsed == nil, "systemd refused it but the library accepted it: \(context)")
+            counts.refused += 1
+            return
+        }
+        guard let expression = parsed else {
+            Issue.record("systemd accepted it but the library refused it: \(context)")
+            return
+        }
+        #expect(expression.normalized == answer.normalized, "\(context)")
+        // The normalized form is what a store keeps: it must read back as the same expression.
+        #expect((try? CalendarExpression.parse(expression.normalized)) == expression, "\(context)")
+        let mine = elapses(of: expression, after: base, zone: zone)
+        if mine.isEmpty { counts.never += 1 }
+        let effectiveZone = expression.timeZone ?? zone
+        let policyCases = mine.filter(\.isSkipped)
+        for moved in policyCases {
+            counts.policy += 1
+            checkGapPolicy(moved, zone: effectiveZone, systemd: answer.elapses, context)
+        }
+        // Overlap policy: from inside a repeated hour systemd elapses at second occurrences of wall-clock times
+        // whose first occurrence is already past; timerd never does (a repeated time elapses once, first).
+        let mineSeconds = mine.map { CivilDateTime.floorDivide($0.instant, 1_000_000) }
+        let secondOccurrences = answer.elapses.filter { isSecondOccurrence($0, zone: effectiveZone) }
+        for instant in secondOccurrences {
+            counts.overlapPolicy += 1
+            #expect(!mineSeconds.contains(instant), "timerd elapses at a second occurrence: \(context)")
+        }
+        let expected = mine.filter { !$0.isSkipped }.map { CivilDateTime.floorDivide($0.instant, 1_000_000) }
+        let systemd = answer.elapses.filter { !secondOccurrences.contains($0) }
+        // Both lists are "the first 10 after the base" under their rules: compare them up to the earlier end.
+        var horizon = Int.max
+        if answer.elapses.count == 10, let last = answer.elapses.last { horizon = min(horizon, last) }
+        if mine.count == 10, let last = mineSeconds.last { horizon = min(horizon, last) }
+        let compared = systemd.filter { $0 <= horizon }
+        #expect(compared == expected.filter { $0 <= horizon }, "\(context)")
+        counts.elapses += compared.count
+    }
+
+    /// Whether the wall-clock time at `instant` (whole seconds) already happened once, an offset change
+    /// earlier: the second pass through a repeated hour.
+    private func isSecondOccurrence(_ instant: Int, zone: TimeZone) -> Bool {
+        let offset = { (seconds: Int) in zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))) }
+        let change = offset(instant - 86_400) - offset(instant)
+        guard change > 0 else { return false }
+        return offset(instant - change) == offset(instant) + change
     }
 
     /// A base time: half of them in the two days before one of the zone's transitions, the rest anywhere in
