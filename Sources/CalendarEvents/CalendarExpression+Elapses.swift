@@ -14,6 +14,8 @@ extension CalendarExpression {
     ///   (01:30Z), where systemd skips that day. A moved time that equals a real elapse is one elapse.
     /// - A wall-clock time repeated by an overlap (fall back) elapses once, at its first occurrence: `02:30` on
     ///   2026-10-25 in Europe/Paris elapses at 02:30 CEST (00:30Z) and not again at 02:30 CET, as in systemd.
+    ///   From a base inside the second pass (02:10 CET, 01:10Z) the next `02:30` is the next day's, because its
+    ///   first occurrence is past; systemd would elapse at 02:30 CET (01:30Z), a second time.
     ///
     /// - Parameters:
     ///   - base: The instant to search after (exclusive).
