@@ -25,8 +25,7 @@ extension CalendarExpression {
     ///   up to one step per matching wall-clock time in the hour after a transition.
     public func nextElapse(after base: Date, defaultZone: TimeZone) -> Date? {
         let zone = ZoneOffsets(timeZone ?? defaultZone)
-        let baseMicro = Int((base.timeIntervalSince1970 * 1_000_000).rounded(.down))
-        guard let next = nextElapse(afterMicroseconds: baseMicro, zone: zone) else { return nil }
+        guard let next = nextElapse(afterMicroseconds: Self.microseconds(base), zone: zone) else { return nil }
         return Date(timeIntervalSince1970: Double(next.instant) / 1_000_000)
     }
 
@@ -41,12 +40,26 @@ extension CalendarExpression {
     public func elapses(after base: Date, defaultZone: TimeZone, count: Int) -> [Date] {
         let zone = ZoneOffsets(timeZone ?? defaultZone)
         var result: [Date] = []
-        var current = Int((base.timeIntervalSince1970 * 1_000_000).rounded(.down))
+        var current = Self.microseconds(base)
         while result.count < count, let next = nextElapse(afterMicroseconds: current, zone: zone) {
             result.append(Date(timeIntervalSince1970: Double(next.instant) / 1_000_000))
             current = next.instant
         }
         return result
+    }
+
+    /// The largest whole microsecond `m` whose `Date(timeIntervalSince1970: m / 1e6)` is not after `date`.
+    ///
+    /// Elapses are returned as `Double(m) / 1e6`; multiplying back by 1e6 can land a hair below `m`, and
+    /// flooring that would make `nextElapse(after: previousElapse)` return the same elapse again. Comparing in
+    /// the returned form keeps "strictly after" exact: an elapse is never returned twice.
+    static func microseconds(_ date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 9e12 else { return seconds < 0 ? Int.min / 2 : Int.max / 2 }
+        var micro = Int((seconds * 1_000_000).rounded())
+        while Double(micro) / 1_000_000 > seconds { micro -= 1 }
+        while Double(micro + 1) / 1_000_000 <= seconds { micro += 1 }
+        return micro
     }
 
     /// The search behind ``nextElapse(after:defaultZone:)``, in microseconds since 1970-01-01T00:00:00Z.

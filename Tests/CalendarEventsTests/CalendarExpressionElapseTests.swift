@@ -57,6 +57,37 @@ struct CalendarExpressionElapseTests {
         #expect(halves.map(\.timeIntervalSince1970) == [1_774_612_800.5, 1_774_612_801, 1_774_612_801.5])
     }
 
+    /// A recurring timer asks for the next elapse after the one that just fired: that must never be the same
+    /// instant again, even when the elapse has a fraction that a Double cannot hold exactly.
+    @Test("the elapse after an elapse is a later one (fractional seconds included)")
+    func neverTheSameElapseTwice() throws {
+        let utc = try zone("UTC")
+        for text in ["*:*:0/0.123457", "*:*:1.1234567", "*:*:0/0.000001", "*:*:59.999999"] {
+            let expression = try CalendarExpression.parse(text)
+            var previous = Date(timeIntervalSince1970: 1_774_612_800.000_000_3)  // 2026-03-27T12:00:00.0000003Z
+            for _ in 0..<200 {
+                let next = try #require(expression.nextElapse(after: previous, defaultZone: utc))
+                #expect(next > previous, "\(text) after \(previous.timeIntervalSince1970)")
+                previous = next
+            }
+        }
+        // After 2038 (2^31 s) `Double(m) / 1e6 * 1e6` is often a hair below m: 2038-01-19T03:26:53.213905Z is
+        // such an instant (found by searching m for floor(m / 1e6 * 1e6) < m). Flooring it again would give the
+        // same elapse twice.
+        let late = try CalendarExpression.parse("*:*:53.213905")
+        let lateFirst = try #require(
+            late.nextElapse(after: Date(timeIntervalSince1970: 2_147_484_360), defaultZone: utc))
+        #expect(abs(lateFirst.timeIntervalSince1970 - 2_147_484_413.213_905) < 1e-6)
+        let lateSecond = try #require(late.nextElapse(after: lateFirst, defaultZone: utc))
+        #expect(abs(lateSecond.timeIntervalSince1970 - 2_147_484_473.213_905) < 1e-6)
+        // 12:00:01.123457 (systemd rounds the seventh digit): the elapse after it is the next day's.
+        let once = try CalendarExpression.parse("12:00:01.1234567")
+        let first = try #require(once.nextElapse(after: Date(timeIntervalSince1970: 1_774_612_800), defaultZone: utc))
+        #expect(abs(first.timeIntervalSince1970 - 1_774_612_801.123_457) < 1e-6)
+        let second = try #require(once.nextElapse(after: first, defaultZone: utc))
+        #expect(abs(second.timeIntervalSince1970 - 1_774_699_201.123_457) < 1e-6)
+    }
+
     @Test("midnight and 23:59:59 edges: the day rolls over once, 24:00 is refused")
     func midnight() throws {
         // From 2026-12-31T23:59:59Z: 00:00:00 of 2027-01-01 (1_798_761_600), then the next day's.
