@@ -89,7 +89,9 @@ extension CalendarExpression {
     private static func parseWeekdays(_ word: Substring, offset: Int) throws(CalendarExpressionError) -> UInt8 {
         var mask: UInt8 = 0
         var itemOffset = offset
-        for item in word.split(separator: ",", omittingEmptySubsequences: false) {
+        // systemd.time(7) writes `Wed, 17:48`: one comma may end the weekday list.
+        let list = word.count > 1 && word.hasSuffix(",") ? word.dropLast() : word
+        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
             defer { itemOffset += item.utf8.count + 1 }
             let bounds: [Substring]
             if let dots = item.range(of: "..") {

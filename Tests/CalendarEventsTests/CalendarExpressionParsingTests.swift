@@ -63,6 +63,36 @@ struct CalendarExpressionParsingTests {
         #expect(try CalendarExpression.parse(text).normalized == expected)
     }
 
+    /// The examples of systemd.time(7), "CALENDAR EVENTS" (the man page on this machine, systemd 252), with the
+    /// normalized forms it gives; `systemd-analyze calendar` prints the same for each.
+    @Test(
+        "systemd.time(7)'s own examples",
+        arguments: [
+            ("Sat,Thu,Mon..Wed,Sat..Sun", "Mon..Thu,Sat,Sun *-*-* 00:00:00"),
+            ("Mon,Sun 12-*-* 2,1:23", "Mon,Sun 2012-*-* 01,02:23:00"),
+            ("Wed *-1", "Wed *-*-01 00:00:00"),
+            ("Wed..Wed,Wed *-1", "Wed *-*-01 00:00:00"),
+            ("Wed, 17:48", "Wed *-*-* 17:48:00"),
+            ("Wed..Sat,Tue 12-10-15 1:2:3", "Tue..Sat 2012-10-15 01:02:03"),
+            ("*-*-7 0:0:0", "*-*-07 00:00:00"),
+            ("10-15", "*-10-15 00:00:00"),
+            ("monday *-12-* 17:00", "Mon *-12-* 17:00:00"),
+            ("Mon,Fri *-*-3,1,2 *:30:45", "Mon,Fri *-*-01,02,03 *:30:45"),
+            ("12,14,13,12:20,10,30", "*-*-* 12,13,14:10,20,30:00"),
+            ("12..14:10,20,30", "*-*-* 12..14:10,20,30:00"),
+            ("mon,fri *-1/2-1,3 *:30:45", "Mon,Fri *-01/2-01,03 *:30:45"),
+            ("03-05 08:05:40", "*-03-05 08:05:40"),
+            ("Sat,Sun 12-05 08:05:40", "Sat,Sun *-12-05 08:05:40"),
+            ("2003-03-05 05:40", "2003-03-05 05:40:00"),
+            ("05:40:23.4200004/3.1700005", "*-*-* 05:40:23.420000/3.170001"),
+            ("2003-02..04-05", "2003-02..04-05 00:00:00"),
+            ("2003-03-05 05:40 UTC", "2003-03-05 05:40:00 UTC"),
+            ("weekly Pacific/Auckland", "Mon *-*-* 00:00:00 Pacific/Auckland"),
+        ])
+    func manPageExamples(_ text: String, _ expected: String) throws {
+        #expect(try CalendarExpression.parse(text).normalized == expected)
+    }
+
     /// Each of these is refused by `systemd-analyze calendar` too ("Failed to parse calendar specification");
     /// the expected case, offset and token are the library's contract.
     @Test(
