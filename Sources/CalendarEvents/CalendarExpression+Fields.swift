@@ -19,6 +19,11 @@ extension CalendarExpression {
             items.append(try parseItem(item, offset: itemOffset, field: field, fromEnd: fromEnd))
             itemOffset += item.utf8.count + 1
         }
+        // systemd reads `*` in seconds as `0/1`, and so prints a seconds list holding `0/1` as `*` (every whole
+        // second, the list's other items included or not): `*:*:0/1,5` is `*-*-* *:*:*`.
+        if field == .second && items.contains(CalendarComponent(start: 0, stop: nil, repetition: field.unit)) {
+            return []
+        }
         items.sort()
         var unique: [CalendarComponent] = []
         for item in items where unique.last != item { unique.append(item) }

@@ -14,7 +14,10 @@ import Testing
 @Suite("Calendar expressions against systemd-analyze")
 struct CalendarDifferentialTests {
     /// The seed of the expressions and base times; a failure message names it with the expression.
-    static let seed: UInt64 = 0x13CA_1E4D_A2E5
+    /// `CALENDAR_DIFF_SEED` (hexadecimal) replaces it to explore other cases; CI runs the default.
+    static let seed: UInt64 =
+        ProcessInfo.processInfo.environment["CALENDAR_DIFF_SEED"].flatMap { UInt64($0, radix: 16) } ?? 0x13CA_1E4D_A2E5
+    static var seedText: String { "0x" + String(seed, radix: 16, uppercase: true) }
 
     @Test("random expressions give systemd's normalized form and next 10 elapses (seed 0x13CA1E4DA2E5)")
     func randomExpressionsMatchSystemd() throws {
@@ -37,22 +40,25 @@ struct CalendarDifferentialTests {
                 let run = try SystemdAnalyzeOracle.evaluate(
                     expressions, zone: zoneName, base: base, iterations: 10, executable: executable)
                 for text in expressions {
-                    let context = "seed 0x13CA1E4DA2E5, TZ=\(zoneName), base @\(base), expression '\(text)'"
+                    let context = "seed \(Self.seedText), TZ=\(zoneName), base @\(base), expression '\(text)'"
                     compare(text, run: run, zone: zone, base: base, counts: &counts, context: context)
                 }
             }
         }
         print(
-            "calendar differential (seed 0x13CA1E4DA2E5): \(counts.expressions) expressions, \(counts.refused) refused by"
+            "calendar differential (seed \(Self.seedText)): \(counts.expressions) expressions, \(counts.refused) refused by"
                 + " both, \(counts.never) never elapsing, \(counts.elapses) elapses equal to systemd's,"
                 + " \(counts.policy) DST-gap policy elapses checked against the policy, \(counts.overlapPolicy) second"
-                + " occurrences (overlap policy), \(counts.gaveUp) on which"
+                + " occurrences (overlap policy), \(counts.systemdOmissions) elapses systemd omits (each confirmed by an"
+                + " independent matcher), \(counts.gaveUp) on which"
                 + " systemd gave up (infinite-loop guard)")
         // Guards against a vacuous pass: the generator must reach each kind of case.
         #expect(counts.expressions >= 3000)
         #expect(counts.elapses >= 20_000)
         #expect(counts.refused >= 20)
         #expect(counts.policy >= 5)
+        // systemd's omissions are rare defects, not a way around the comparison.
+        #expect(counts.systemdOmissions * 100 <= counts.expressions)
     }
 
     /// Acceptance 1 at the transitions themselves: DST-sensitive expressions from base times just before,
@@ -108,6 +114,7 @@ struct CalendarDifferentialTests {
         var never = 0
         var gaveUp = 0
         var overlapPolicy = 0
+        var systemdOmissions = 0
     }
 
     /// Compares the library with systemd's answer for one expression (see the suite's comment).
@@ -158,7 +165,19 @@ struct CalendarDifferentialTests {
         if answer.elapses.count == 10, let last = answer.elapses.last { horizon = min(horizon, last) }
         if mine.count == 10, let last = mineSeconds.last { horizon = min(horizon, last) }
         let compared = systemd.filter { $0 <= horizon }
-        #expect(compared == expected.filter { $0 <= horizon }, "\(context)")
+        // systemd 252 sometimes omits an elapse (after a carry into a higher field; docs/calendar.md). Such an
+        // elapse must match the expression by an independent reading of systemd's own normalized form.
+        let comparedSet = Set(compared)
+        let kept = mine.filter { !$0.isSkipped && CivilDateTime.floorDivide($0.instant, 1_000_000) <= horizon }
+        let omitted = kept.filter { !comparedSet.contains(CivilDateTime.floorDivide($0.instant, 1_000_000)) }
+        let matcher = IndependentCalendarMatcher(normalized: answer.normalized)
+        for elapse in omitted {
+            counts.systemdOmissions += 1
+            let date = Date(timeIntervalSince1970: Double(elapse.instant) / 1_000_000)
+            #expect(matcher?.matches(date, in: effectiveZone) == true, "not an elapse, at \(date): \(context)")
+        }
+        let omittedSeconds = Set(omitted.map { CivilDateTime.floorDivide($0.instant, 1_000_000) })
+        #expect(compared == expected.filter { $0 <= horizon && !omittedSeconds.contains($0) }, "\(context)")
         counts.elapses += compared.count
     }
 
