@@ -67,8 +67,9 @@ extension CalendarExpression {
     /// It walks matching wall-clock times from the base's wall-clock time (lowered by up to a day's offset
     /// change, so that a time skipped by a gap just before the base and moved after it is seen) and keeps the
     /// earliest instant after the base. A unique or repeated time ends the walk (later wall-clock times give
-    /// later instants); a skipped one, moved forward by the gap, keeps it going for the gap's length, because a
-    /// real time just after the gap can come first.
+    /// later instants); a skipped one, moved forward by the gap, makes it jump to the gap's end, because a real
+    /// time just after the gap can come first. Times at or before the base are jumped over (never walked one
+    /// microsecond at a time), so an expression such as `*:*:0/0.000001` costs a few steps at a transition too.
     ///
     /// - Returns: How the elapse's wall-clock time resolved (its ``LocalTimeResolution/instant`` is the elapse),
     ///   or nil.
@@ -89,14 +90,26 @@ extension CalendarExpression {
                 // A moved (skipped) time that equals a real elapse is that real elapse.
                 let bestInstant = best?.instant ?? Int.max
                 if instant < bestInstant || (instant == bestInstant && !resolution.isSkipped) { best = resolution }
-                if case .skipped(_, let gap) = resolution {
-                    if horizon == nil { horizon = local + gap }
-                } else if horizon == nil {
-                    break
+                // A unique or repeated time: every later wall-clock time gives a later instant.
+                guard case .skipped(_, let gap) = resolution else { break }
+                if horizon == nil { horizon = local + gap }
+                // Later times in the gap move later still; only times after the gap can come first. The gap
+                // began at the transition after `instant - gap`; it ends, on the wall clock, `gap` after it.
+                if let transition = zone.transition(afterMicroseconds: instant - gap) {
+                    step = max(1, transition + (local - instant) + gap - local)
                 }
             } else if case .unique = resolution, zone.offset(atMicroseconds: instant) == offsetNow {
                 // Same offset as the base: the base's own wall-clock time is the next one worth trying.
                 step = max(1, base - instant + 1)
+            } else {
+                // Past the base: the wall-clock time that reads as `base + 1 µs` with this time's offset is the next
+                // worth trying, but not beyond the next transition (after a fall-back, times past the repeated
+                // hour come after the base again). A step of one microsecond at a time could take hours.
+                var jump = base - instant + 1
+                if let transition = zone.transition(afterMicroseconds: instant) {
+                    jump = min(jump, transition - instant)
+                }
+                step = max(1, jump)
             }
             from = CivilDateTime(localMicroseconds: local + step)
         }

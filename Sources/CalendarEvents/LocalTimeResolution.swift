@@ -62,6 +62,16 @@ struct ZoneOffsets {
                 || identifier.hasPrefix("GMT-") ? zone.secondsFromGMT() * 1_000_000 : nil
     }
 
+    /// The first instant after `instant` at which the offset changes (a daylight-saving or standard-offset
+    /// transition), in microseconds; nil when there is none (UTC, or no later transition).
+    func transition(afterMicroseconds instant: Int) -> Int? {
+        guard fixed == nil else { return nil }
+        let date = Date(timeIntervalSince1970: Double(CivilDateTime.floorDivide(instant, 1_000_000)))
+        guard let next = zone.nextDaylightSavingTimeTransition(after: date) else { return nil }
+        let micro = Int((next.timeIntervalSince1970 * 1_000_000).rounded())
+        return micro > instant ? micro : nil
+    }
+
     /// The offset from UTC at an instant, in microseconds.
     func offset(atMicroseconds instant: Int) -> Int {
         if let fixed { return fixed }

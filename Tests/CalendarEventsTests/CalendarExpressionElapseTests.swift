@@ -88,6 +88,29 @@ struct CalendarExpressionElapseTests {
         #expect(abs(second.timeIntervalSince1970 - 1_774_699_201.123_457) < 1e-6)
     }
 
+    /// Every microsecond, around Paris's 2026 transitions: each answer in a few steps (no walk through an hour
+    /// of microseconds), by the policy. Expected instants: the rules of the policy tests above.
+    @Test("an every-microsecond expression at a gap and in a repeated hour answers at once")
+    func everyMicrosecondAtTransitions() throws {
+        let expression = try CalendarExpression.parse("*:*:0/0.000001")
+        let paris = try zone("Europe/Paris")
+        func next(_ seconds: Double) -> Double? {
+            expression.nextElapse(after: Date(timeIntervalSince1970: seconds), defaultZone: paris)?
+                .timeIntervalSince1970
+        }
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            // 01:59:59.999999 CET on 2026-03-29: 02:00:00 is skipped and moved to 03:00 CEST = 01:00:00Z.
+            #expect(next(1_774_745_999.999_999).map { abs($0 - 1_774_746_000) < 1e-7 } == true)
+            // 03:00:00 CEST (01:00:00Z) itself: the next microsecond.
+            #expect(next(1_774_746_000).map { abs($0 - 1_774_746_000.000_001) < 1e-7 } == true)
+            // 02:10 CET on 2026-10-25 (01:10Z), inside the repeated hour: every wall-clock time up to 03:00 has
+            // had its first occurrence, so the next is 03:00:00 CET = 02:00:00Z.
+            #expect(next(1_792_890_600) == 1_792_893_600)
+        }
+        #expect(elapsed < .seconds(1))
+    }
+
     @Test("midnight and 23:59:59 edges: the day rolls over once, 24:00 is refused")
     func midnight() throws {
         // From 2026-12-31T23:59:59Z: 00:00:00 of 2027-01-01 (1_798_761_600), then the next day's.
