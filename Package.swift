@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "DatePicking", targets: ["DatePicking"]),
         .library(name: "TimerModel", targets: ["TimerModel"]),
+        .library(name: "CalendarEvents", targets: ["CalendarEvents"]),
         .library(name: "TimerProtocol", targets: ["TimerProtocol"]),
         .library(name: "Countdown", targets: ["Countdown"]),
         .library(name: "TimerService", targets: ["TimerService"]),
@@ -23,6 +24,9 @@ let package = Package(
         // Headers only: everything it declares lives in the C library itself.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "DatePicking"),
+        // systemd.time(7) calendar expressions: parsing, the normalized form and next elapses (Foundation for
+        // time-zone offsets; pure otherwise).
+        .target(name: "CalendarEvents"),
         // The vocabulary every layer shares (states, names, references, the duration grammar and its
         // limits, progress snapshots, ISO 8601 text, the engine's error): FoundationEssentials only.
         .target(name: "TimerModel"),
@@ -56,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "timerpick",
             dependencies: [
-                "DatePicking", "TimerModel", "TimerProtocol", "TimerSystem", "TimerControl", "CommandLineTable",
+                "DatePicking", "TimerModel", "TimerProtocol", "TimerSystem", "TimerControl", "CommandLineTable", "CalendarEvents",
             ]
         ),
         .executableTarget(
@@ -65,6 +69,8 @@ let package = Package(
             name: "EngineBenchmark", dependencies: ["Countdown", "TimerModel"],
             path: "Benchmarks/EngineBenchmark"),
         .executableTarget(name: "DaemonBenchmark", path: "Benchmarks/DaemonBenchmark"),
+        .executableTarget(
+            name: "CalendarBenchmark", dependencies: ["CalendarEvents"], path: "Benchmarks/CalendarBenchmark"),
         // Helpers shared by the test targets (a seeded generator, fixed instants, a reference reply
         // reader); not in any product.
         .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
@@ -73,6 +79,7 @@ let package = Package(
             name: "DatePickingTests", dependencies: ["DatePicking", "TimerProtocol", "TestSupport"],
             exclude: ["Resources"]),
         .testTarget(name: "TimerModelTests", dependencies: ["TimerModel", "TestSupport"]),
+        .testTarget(name: "CalendarEventsTests", dependencies: ["CalendarEvents", "TestSupport"]),
         .testTarget(name: "TimerProtocolTests", dependencies: ["TimerProtocol", "TimerModel", "TestSupport"]),
         // TimerService only for `TimerInfo(snapshot)`: the engine tests state expected timers in wire form.
         .testTarget(

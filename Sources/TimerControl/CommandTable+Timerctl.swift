@@ -48,6 +48,7 @@ extension CommandTable {
                 "help", arguments: [ArgumentSpec(ValueSpec("COMMAND", .command), .optional)],
                 usages: [Usage([.argument("COMMAND")], summary: "show help for timerctl or for one command")],
                 discussion: "Show help for timerctl or for one command.", isListed: false),
+            calendar,
             CommandSpec(
                 completionTimerLister, usages: [Usage([], summary: "print live timers for a completion script")],
                 discussion: "Print the ids and names of live timers, one per line, for a completion script.",
@@ -136,6 +137,46 @@ extension CommandTable {
             rules (docs/datepicker-rules.md). The time zone is the system's (TZ); NO_COLOR turns
             attributes off. Exit status: 0 picked, 1 cancelled (Esc), 64 usage error, 69 no
             terminal, 128+N killed by signal N.
+            """)
+
+    /// `calendar`: a systemd.time(7) calendar expression's normalized form and next elapses, computed locally
+    /// by the `timerpick` executable (it links the time-zone data timerctl leaves out), no daemon needed.
+    private static let calendar = CommandSpec(
+        "calendar",
+        arguments: [
+            ArgumentSpec(ValueSpec("EXPR", help: "a calendar expression, e.g. 'Mon..Fri 07:00'."), .exactlyOne)
+        ],
+        options: [
+            OptionSpec(
+                ["--iterations"], .value(ValueSpec("N", .number, help: "1 to 1000 (default 1).")),
+                repetition: .rejected, help: "how many elapses to show (default 1)"),
+            OptionSpec(
+                ["--base-time"],
+                .value(
+                    ValueSpec(
+                        "TIME",
+                        help: "an ISO 8601 instant with Z or an offset (2026-12-01T09:00:00+01:00), or @SECONDS"
+                            + " since the epoch.")),
+                repetition: .rejected, help: "compute elapses after TIME instead of now"),
+        ],
+        usages: [
+            Usage(
+                [
+                    .argument("EXPR"), .option("--iterations", isOptional: true),
+                    .option("--base-time", isOptional: true), .option("--json", isOptional: true),
+                ], summary: "show a calendar expression's normalized form and next elapses")
+        ],
+        discussion: """
+            Read a calendar expression in the syntax of systemd.time(7) (OnCalendar=), such as
+            'Mon..Fri 07:00', '*:0/15', '*-*~01' or 'weekly Europe/Paris', and print it the way
+            systemd-analyze calendar does: the normalized form, the next elapse in local time
+            and in UTC, and how far it is from now. The zone is the expression's own, else TZ,
+            else the system's. The elapses are systemd's except at daylight-saving changes: a
+            time skipped by a gap elapses once, moved forward by the gap (02:30 becomes 03:30);
+            a repeated time elapses once, at its first occurrence (docs/calendar.md). --json
+            prints {"normalized": ..., "elapses": [ISO 8601 instants in UTC]}. Runs locally, no
+            daemon needed. Exit status: 0 success, 64 usage error or invalid expression, 69 the
+            helper cannot run.
             """)
 
     /// A command that takes one timer and no options (`stop`, `pause`, `resume`, `wait`).

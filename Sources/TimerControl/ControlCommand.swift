@@ -71,6 +71,8 @@ public enum ControlCommand {
             }
             // `pick` and `start --pick`/`--at -` run the separate picker executable (PickerLauncher).
             if options.verb == .pick { return PickerLauncher.pick(options, output: &output) }
+            // `calendar` runs in the same executable, which has the time-zone data (PickerLauncher.calendar).
+            if options.verb == .calendar { return PickerLauncher.calendar(options, output: &output) }
             if options.verb == .start, options.pick || options.at == "-" {
                 options.pick = true
                 options.at = nil
@@ -212,7 +214,7 @@ public enum ControlCommand {
             if let edit { try edit.run(on: client, options: options, output: &output) }
         case .watch:
             return try Watch.run(client, output: &output)
-        case .help, .completion, .completeTimers, .pick:
+        case .help, .completion, .completeTimers, .pick, .calendar:
             output.out(HelpText.main)
         }
         return 0

@@ -71,6 +71,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case completion
     /// Show help for a command.
     case help
+    /// Show a calendar expression's normalized form and next elapses (run by the `timerpick` executable).
+    case calendar
     /// Print the live timers' ids and names for a completion script (hidden; never starts a daemon).
     case completeTimers = "__complete-timers"
 }

@@ -107,6 +107,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--message": message = value
         case "--mode", "--min", "--max", "--locale", "--calendar": pickerArguments += [longName, value]
         case "--minute-interval" where verb == .pick: pickerArguments += [longName, value]
+        case "--iterations", "--base-time": pickerArguments += [longName, value]
         case "--minute-interval":
             guard let interval = Int(value) else {
                 throw .usage(

@@ -19,6 +19,20 @@ enum PickerLauncher {
         execPicker(options.pickerArguments, output: &output)
     }
 
+    /// `timerctl calendar`: replaces this process with `timerpick calendar …`, which evaluates the expression
+    /// with the CalendarEvents library (it needs the time-zone data of full Foundation, which `timerctl` does
+    /// not load); returns only on failure.
+    ///
+    /// - Parameters:
+    ///   - options: the parsed command line (`verb == .calendar`, the expression in `arguments`).
+    ///   - output: where the error goes if the helper cannot run.
+    /// - Returns: 69, with the reason on standard error, when `timerpick` cannot be started.
+    static func calendar(_ options: ControlOptions, output: inout some ControlOutput) -> Int32 {
+        var arguments = ["calendar"] + options.pickerArguments
+        if options.json { arguments.append("--json") }
+        return execPicker(arguments + ["--"] + options.arguments, output: &output)
+    }
+
     /// `timerctl start --pick` (or `--at -`): runs the picker in date-and-time mode (with the
     /// minute interval, which then shapes the minute wheel) and returns the options with the picked
     /// instant as `--at`.

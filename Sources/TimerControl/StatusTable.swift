@@ -111,7 +111,7 @@ enum StatusTable {
             return "renamed \(timer.id) to \"\(timer.name ?? "")\"\n"
         case .extend, .skip:
             return editConfirmation(verb, label, timer)
-        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .remove, .events, .watch:
+        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .remove, .events, .watch, .calendar:
             return ""
         }
     }

@@ -62,6 +62,7 @@ struct CompletionTests {
             Self.candidates([""], script: script) == [
                 "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart", "rename", "skip",
                 "rm", "watch", "ping", "reload", "pick", "completion", "help",
+                "calendar",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
         #expect(

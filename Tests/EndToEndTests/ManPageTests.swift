@@ -87,7 +87,7 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
-                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         for command in Set(listed) {
@@ -121,7 +121,8 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--bell", "--message",
+                "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
+                "--base-time",
             ])
     }
 

@@ -37,6 +37,6 @@ struct CompletionCommandTests {
         #expect(
             bash.contains(
                 "'') _timerctl_words \"$cur\" start stop pause resume status wait events extend restart rename skip rm watch ping "
-                    + "reload pick completion help ;;"))
+                    + "reload pick completion help calendar ;;"))
     }
 }

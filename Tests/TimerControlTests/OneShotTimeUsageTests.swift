@@ -38,8 +38,8 @@ struct OneShotTimeUsageTests {
         #expect(
             output.stderr == """
                 Error: invalid --at time "\(text)": \(reason); \(OneShotTimeText.accepted)
-                Usage: timerctl start DURATION... [--name NAME]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME]
+                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
+                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
                 See 'timerctl start --help'.
 

@@ -1,0 +1,129 @@
+import CalendarEvents
+import CommandLineTable
+import Foundation
+import Glibc
+import TimerControl
+import TimerModel
+
+/// `timerpick calendar …`, which `timerctl calendar` execs: parses the line with timerctl's table (`calendar`),
+/// evaluates the expression with CalendarEvents and prints a ``CalendarReport``.
+///
+/// It lives in this executable because time zones need full Foundation (ICU's zone data), which `timerctl`
+/// does not load (docs/performance.md); nothing here talks to the daemon.
+enum CalendarCommand {
+    /// The largest `--iterations`.
+    static let maximumIterations = 1000
+
+    /// Runs the command.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after `calendar`.
+    ///   - now: The current instant (the default base time and "From now").
+    ///   - defaultZone: The zone for an expression without one (`TimeZone.current`: TZ, else the system's).
+    /// - Returns: The exit status and the text for standard output and standard error.
+    static func run(_ arguments: [String], now: Date, defaultZone: TimeZone) -> (
+        status: Int32, out: String, err: String
+    ) {
+        var text: String?
+        var iterations = 1
+        var base = now
+        var json = false
+        var scanner = CommandLineScanner(table: .timerctl, arguments: ["calendar"] + arguments)
+        do throws(CalendarUsageError) {
+            while true {
+                let token: CommandLineScanner.Token?
+                do {
+                    token = try scanner.next()
+                } catch {
+                    throw CalendarUsageError(description: error.description)
+                }
+                switch token {
+                case nil: break
+                case .command: continue
+                case .argument(let argument):
+                    guard text == nil else {
+                        throw CalendarUsageError(description: "'calendar' takes exactly one EXPR")
+                    }
+                    text = argument
+                    continue
+                case .option(let option, let value, _):
+                    switch option.longName {
+                    case "--help": return (0, HelpText.forVerb(.calendar), "")
+                    case "--json": json = true
+                    case "--iterations":
+                        guard let count = Int(value ?? ""), (1...maximumIterations).contains(count) else {
+                            throw CalendarUsageError(
+                                description: "--iterations must be a whole number from 1 to \(maximumIterations),"
+                                    + " got \"\(value ?? "")\"")
+                        }
+                        iterations = count
+                    case "--base-time":
+                        guard let instant = baseTime(value ?? "") else {
+                            throw CalendarUsageError(
+                                description: "--base-time must be an ISO 8601 instant with Z or an offset"
+                                    + " (2026-12-01T09:00:00+01:00) or @SECONDS, got \"\(value ?? "")\"")
+                        }
+                        base = instant
+                    default:
+                        throw CalendarUsageError(description: "option '\(option.longName)' is not for 'calendar'")
+                    }
+                    continue
+                }
+                break
+            }
+            guard let text else { throw CalendarUsageError(description: "'calendar' takes exactly one EXPR") }
+            let expression: CalendarExpression
+            do {
+                expression = try CalendarExpression.parse(text)
+            } catch {
+                throw CalendarUsageError(description: error.description)
+            }
+            let report = CalendarReport(
+                original: text, expression: expression,
+                elapses: expression.elapses(after: base, defaultZone: defaultZone, count: iterations), now: now)
+            return (0, json ? report.json : report.text(local: localText, utc: utcText), "")
+        } catch {
+            let usage = HelpText.usageLine(.calendar)
+            return (64, "", "Error: \(error)\nUsage: \(usage)\nSee 'timerctl calendar --help'.\n")
+        }
+    }
+
+    /// The current instant, or `TIMERPICK_NOW` (ISO 8601) for tests; not rounded, unlike the picker's "now".
+    static func now(environment: [String: String]) -> Date {
+        environment["TIMERPICK_NOW"].flatMap { ISO8601.date(from: $0) } ?? Date()
+    }
+
+    /// A usage error: a bad option value or expression.
+    struct CalendarUsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `@SECONDS` (as systemd's `--base-time=@…`) or an ISO 8601 instant with Z or an offset.
+    static func baseTime(_ text: String) -> Date? {
+        if text.hasPrefix("@"), let seconds = Double(text.dropFirst()), seconds.isFinite {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return ISO8601.date(from: text)
+    }
+
+    /// `Www YYYY-MM-DD HH:MM:SS ZONE` in the process's local time as libc sees it (TZ), the zone abbreviation
+    /// from the tz database, as systemd prints it.
+    static func localText(_ date: Date) -> String { format(date, utc: false) }
+
+    /// The same in UTC.
+    static func utcText(_ date: Date) -> String { format(date, utc: true) }
+
+    private static func format(_ date: Date, utc: Bool) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        if utc {
+            gmtime_r(&seconds, &fields)
+        } else {
+            localtime_r(&seconds, &fields)
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(
+            &buffer, buffer.count, utc ? "%a %Y-%m-%d %H:%M:%S UTC" : "%a %Y-%m-%d %H:%M:%S %Z", &fields)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
