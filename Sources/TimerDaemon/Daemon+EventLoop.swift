@@ -145,7 +145,7 @@ extension Daemon {
     }
 
     func statusLine() -> String {
-        SystemdLink.statusLine(service.engine.list())
+        SystemdLink.statusLine(of: service.engine)
     }
 
     // MARK: - Durability

@@ -17,6 +17,8 @@ struct RecordTable: Sendable, Sequence {
     private var changeLog: [UInt64] = []
     private var changeLogLimit = Self.minimumChangeLogLimit
     private static let minimumChangeLogLimit = 1_024
+    /// Counts every read, write and scanned slot when set (tests only; ``RecordProbe``).
+    var probe: RecordProbe?
 
     init() {}
 
@@ -36,10 +38,12 @@ struct RecordTable: Sendable, Sequence {
     /// - Complexity: O(1) amortised: one ``IDIndex`` access.
     subscript(id: UInt64) -> TimerRecord? {
         get {
+            probe?.visit()
             guard let slot = slots[id] else { return nil }
             return slab[Int(slot)]
         }
         set {
+            probe?.visit()
             noteChange(id)
             guard let newValue else {
                 if let slot = slots.removeValue(forKey: id) {
@@ -92,16 +96,18 @@ struct RecordTable: Sendable, Sequence {
     /// Iterates over the records held, in slab order.
     struct Iterator: IteratorProtocol {
         fileprivate var base: IndexingIterator<[TimerRecord?]>
+        fileprivate let probe: RecordProbe?
 
         mutating func next() -> TimerRecord? {
             while let slot = base.next() {
+                probe?.visit()
                 if let record = slot { return record }
             }
             return nil
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(base: slab.makeIterator()) }
+    func makeIterator() -> Iterator { Iterator(base: slab.makeIterator(), probe: probe) }
 
     var underestimatedCount: Int { slots.count }
 }

@@ -26,6 +26,8 @@ extension TimerEngine {
     /// - Returns: the timers finished as missed.
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
+        timers.probe = recordProbe
+        oldestEndedAt = nil
         liveNames = [:]
         endedByOwner = [:]
         liveByOwner = [:]
@@ -53,6 +55,7 @@ extension TimerEngine {
                 if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
             } else {
                 endedByOwner[record.owner, default: []].append(record.id)
+                oldestEndedAt = min(oldestEndedAt ?? record.endedAt ?? .distantPast, record.endedAt ?? .distantPast)
             }
             if let deadline = record.deadline {
                 if deadline <= now {
@@ -70,6 +73,7 @@ extension TimerEngine {
                 (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
             }
         }
+        rebuildOwnerTimers()
         trimHistory()
         return missed
     }
