@@ -72,6 +72,15 @@ struct Options {
     func double(_ name: String, _ defaultValue: Double) -> Double {
         values[name].flatMap { Double($0) } ?? defaultValue
     }
+    /// `--uids A-B` or `--uids A,B,C`: the users whose clients the driver is (empty when absent).
+    var uids: [UInt32] {
+        guard let text = values["--uids"] else { return [] }
+        return text.split(separator: ",").flatMap { part -> [UInt32] in
+            let bounds = part.split(separator: "-").compactMap { UInt32($0) }
+            guard let low = bounds.first else { fail("bad --uids \(text)") }
+            return Array(low...(bounds.last ?? low))
+        }
+    }
     var socket: String {
         guard let path = values["--socket"] else { fail("--socket PATH is required") }
         return path
@@ -85,7 +94,14 @@ final class LineClient {
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var pending: [UInt8] = []
 
-    init?(path: String) {
+    /// Connects to `path`; as `uid` when given (the driver runs as root): the effective uid is
+    /// switched around connect(2), as SO_PEERCRED records the credentials of that moment
+    /// (socket(7)), so one driver process can be the clients of several users.
+    init?(path: String, uid: UInt32? = nil) {
+        if let uid, seteuid(uid) != 0 {
+            fail("seteuid(\(uid)): errno \(errno) (run as root to connect as other users)")
+        }
+        defer { if uid != nil { _ = seteuid(0) } }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()
@@ -184,8 +200,8 @@ func ping(_ options: Options) {
 }
 
 /// Starts `count` timers over one connection with up to `window` requests in flight.
-func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256) -> Double {
-    guard let client = LineClient(path: socket) else { fail("cannot connect to \(socket)") }
+func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256, uid: UInt32? = nil) -> Double {
+    guard let client = LineClient(path: socket, uid: uid) else { fail("cannot connect to \(socket)") }
     let start = monotonicNanoseconds()
     var sent = 0
     var received = 0
@@ -208,16 +224,40 @@ func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 25
 func loadCommand(_ options: Options) {
     let count = options.int("--count", 1_000)
     let seconds = options.double("--seconds", 86_400)
-    let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
-    printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
+    let uids = options.uids
+    guard !uids.isEmpty else {
+        let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
+        printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
+        return
+    }
+    // As deployed: one connection per user in turn, each with at most `--per-uid` timers (the
+    // daemon's per-user quota, 10,000 by default), 256 requests in flight.
+    let perUID = options.int("--per-uid", 10_000)
+    guard perUID * uids.count >= count else {
+        fail("\(count) timers need \(count / perUID + 1) uids, got \(uids.count)")
+    }
+    let start = monotonicNanoseconds()
+    var started = 0
+    for uid in uids where started < count {
+        let chunk = min(perUID, count - started)
+        _ = load(socket: options.socket, count: chunk, seconds: { _ in seconds }, uid: uid)
+        started += chunk
+    }
+    let rate = Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    printJSON([
+        ("count", Double(count)), ("users", Double((count + perUID - 1) / perUID)), ("starts_per_s", rate.rounded()),
+    ])
 }
 
 /// `clients` connections with one `timer.start` in flight each, like redis-benchmark -c.
 func starts(_ options: Options) {
     let clientCount = options.int("--clients", 16)
     let count = options.int("--count", 2_000)
-    let clients = (0..<clientCount).map { _ in
-        guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
+    let uids = options.uids
+    let clients = (0..<clientCount).map { index in
+        guard let client = LineClient(path: options.socket, uid: uids.isEmpty ? nil : uids[index % uids.count]) else {
+            fail("cannot connect")
+        }
         return client
     }
     for client in clients { _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK) }
@@ -253,13 +293,27 @@ func lateness(_ options: Options) {
     let count = options.int("--count", 10_000)
     let lead = options.double("--lead", 2)
     let firstDeadline = bootNanoseconds() + Int64(lead * 1e9)
-    _ = load(socket: options.socket, count: count) { index in
+    let uids = options.uids
+    let seconds: (Int) -> Double = { index in
         let deadline = firstDeadline + Int64(index) * 1_000_000_000 / Int64(count)
         return Double(deadline - bootNanoseconds()) / 1e9
     }
+    _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
     let waitUntil = firstDeadline + 1_500_000_000
+    let background = options.int("--background-clients", 0)
+    var backgroundStarts = 0
+    if background > 0 {
+        // As deployed: other users' clients keep starting far-off timers while these fire.
+        backgroundStarts = startsUntil(
+            socket: options.socket, clients: background, uids: Array(uids.dropFirst()), until: waitUntil)
+    }
     var delay = timespec(tv_sec: Int(waitUntil / 1_000_000_000), tv_nsec: Int(waitUntil % 1_000_000_000))
     while clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &delay, nil) == EINTR {}
+    if background > 0 {
+        let line = Array("DaemonBenchmark: \(backgroundStarts) background starts during the window\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+    // As root: daemon.stats gives the daemon-wide lateness to root and the daemon's own uid only.
     guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
     client.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#.utf8) + [10])
     print(String(decoding: client.receiveLines(1), as: UTF8.self))
@@ -341,14 +395,21 @@ func ready(_ options: Options) {
         }
     }
     if bound != 0 { fail("cannot bind \(notifyPath): errno \(errno)") }
+    chmod(notifyPath, 0o666)  // the daemon may run as another user
     defer {
         close(notify)
         unlink(notifyPath)
     }
     setenv("NOTIFY_SOCKET", notifyPath, 1)
+    if let watchdog = options.values["--watchdog-usec"] { setenv("WATCHDOG_USEC", watchdog, 1) }
     let start = monotonicNanoseconds()
     let pid = spawn(options.command, quiet: false)
     unsetenv("NOTIFY_SOCKET")
+    unsetenv("WATCHDOG_USEC")
+    if options.flags.contains("--redis") {
+        printJSON([("ready_ms", redisLoaded(options, since: start, pid: pid))])
+        return
+    }
     var readyMilliseconds = -1.0
     var buffer = [UInt8](repeating: 0, count: 4_096)
     while readyMilliseconds < 0 && monotonicNanoseconds() - start < 60_000_000_000 {
@@ -388,5 +449,8 @@ case "lateness": lateness(options)
 case "baseline": baseline(options)
 case "exec": execTime(options)
 case "ready": ready(options)
+case "ops": operations(options)
+case "notify": notifySink(options)
+case "redis-proto": redisProtocol(options)
 default: fail("unknown command \(arguments[1])")
 }
