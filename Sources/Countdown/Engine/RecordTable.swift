@@ -52,16 +52,31 @@ struct RecordTable: Sendable, Sequence {
                 }
                 return
             }
-            if let slot = slots[id] {
-                slab[Int(slot)] = newValue
-            } else if let slot = freeSlots.popLast() {
-                slots.set(id, to: slot)
-                slab[Int(slot)] = newValue
-            } else {
-                precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
-                slots.set(id, to: Int32(slab.count))
-                slab.append(newValue)
-            }
+            place(newValue, id: id)
+        }
+    }
+
+    /// Inserts or replaces `record` without marking it changed: for ``TimerEngine/restore(_:sameBoot:)``,
+    /// whose records the store already holds as they are (journaling a million unchanged records
+    /// at start-up, then compacting the journal they overflowed, was half of exec to `READY=1`;
+    /// docs/performance.md).
+    ///
+    /// - Parameter record: the record, stored under its id.
+    mutating func insertUnchanged(_ record: TimerRecord) {
+        probe?.visit()
+        place(record, id: record.id)
+    }
+
+    private mutating func place(_ record: TimerRecord, id: UInt64) {
+        if let slot = slots[id] {
+            slab[Int(slot)] = record
+        } else if let slot = freeSlots.popLast() {
+            slots.set(id, to: slot)
+            slab[Int(slot)] = record
+        } else {
+            precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
+            slots.set(id, to: Int32(slab.count))
+            slab.append(record)
         }
     }
 

@@ -38,6 +38,9 @@ extension TimerEngine {
         let wall = clock.wallNow()
         var missed: [TimerEnding] = []
         for var record in snapshot.timers {
+            // Only records that restoring changes are journaled (takeChanges): the rebased ones
+            // below, missed ones finished, and history trimmed; the store holds the others as they are.
+            var isRebased = true
             if record.state == .running, let wallDeadline = record.wallDeadline {
                 // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it).
                 let elapsed = min(max(wall.timeIntervalSince(record.startedAt), 0), 4e9)
@@ -47,8 +50,10 @@ extension TimerEngine {
             } else if record.state == .running, !sameBoot {
                 let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
                 record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
+            } else {
+                isRebased = false
             }
-            timers[record.id] = record
+            if isRebased { timers[record.id] = record } else { timers.insertUnchanged(record) }
             if record.state.isLive {
                 liveTotal += 1
                 liveByOwner[record.owner, default: 0] += 1
