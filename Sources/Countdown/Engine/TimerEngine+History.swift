@@ -59,11 +59,17 @@ extension TimerEngine {
         trimHistoryByCount(owner: owner)
     }
 
+    /// The history shrinks in place (`removeFirst`): copying the owner's whole history into a new
+    /// array on every stop past the limit was a quarter of a stop (docs/performance.md).
     private mutating func trimHistoryByCount(owner: UInt32) {
-        guard let ended = endedByOwner[owner], ended.count > historyLimit else { return }
-        let excess = ended.count - historyLimit
-        for id in ended.prefix(excess) { dropRecord(id, owner: owner) }
-        endedByOwner[owner] = excess == ended.count ? nil : Array(ended.dropFirst(excess))
+        guard let count = endedByOwner[owner]?.count, count > historyLimit else { return }
+        let excess = count - historyLimit
+        for id in endedByOwner[owner]?.prefix(excess) ?? [] { dropRecord(id, owner: owner) }
+        if excess == count {
+            endedByOwner[owner] = nil
+        } else {
+            endedByOwner[owner]?.removeFirst(excess)
+        }
     }
 
     /// Drops ended timers whose `endedAt` is more than ``historyMaximumAge`` before the wall clock,
