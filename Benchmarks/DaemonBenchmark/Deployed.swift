@@ -216,3 +216,65 @@ func redisLoaded(_ options: Options, since start: Int64, pid: pid_t) -> Double {
     _ = waitFor(pid)
     fail("redis did not load \(keys) keys within 120 s")
 }
+
+/// Exec to `READY=1` on a private `NOTIFY_SOCKET` (sd_notify(3): sent once the socket is bound,
+/// the state loaded and the timers armed), and to the first successful `daemon.ping` reply; then
+/// SIGTERM and wait (the daemon saves on exit).
+func ready(_ options: Options) {
+    let notifyPath = "/tmp/timerd-bench-notify-\(getpid())"
+    unlink(notifyPath)
+    let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let pathBytes = Array(notifyPath.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    if bound != 0 { fail("cannot bind \(notifyPath): errno \(errno)") }
+    chmod(notifyPath, 0o666)  // the daemon may run as another user
+    defer {
+        close(notify)
+        unlink(notifyPath)
+    }
+    setenv("NOTIFY_SOCKET", notifyPath, 1)
+    if let watchdog = options.values["--watchdog-usec"] { setenv("WATCHDOG_USEC", watchdog, 1) }
+    let start = monotonicNanoseconds()
+    let pid = spawn(options.command, quiet: false)
+    unsetenv("NOTIFY_SOCKET")
+    unsetenv("WATCHDOG_USEC")
+    if options.flags.contains("--redis") {
+        printJSON([("ready_ms", redisLoaded(options, since: start, pid: pid))])
+        return
+    }
+    var readyMilliseconds = -1.0
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while readyMilliseconds < 0 && monotonicNanoseconds() - start < 60_000_000_000 {
+        var entry = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 100) > 0 else { continue }
+        let count = recv(notify, &buffer, buffer.count, 0)
+        if count > 0, String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
+            readyMilliseconds = Double(monotonicNanoseconds() - start) / 1e6
+        }
+    }
+    let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
+    var pingMilliseconds = -1.0
+    while monotonicNanoseconds() - start < 60_000_000_000 {
+        if let client = LineClient(path: options.socket) {
+            client.send(request)
+            if client.receiveLines(1).starts(with: Array(#"{"id":1,"jsonrpc":"2.0","result""#.utf8)) {
+                pingMilliseconds = Double(monotonicNanoseconds() - start) / 1e6
+                break
+            }
+        }
+        usleep(200)
+    }
+    kill(pid, SIGTERM)
+    _ = waitFor(pid)
+    if readyMilliseconds < 0 { fail("no READY=1 within 60 s") }
+    printJSON([("ready_ms", readyMilliseconds), ("first_ping_ms", pingMilliseconds)])
+}
