@@ -2,7 +2,7 @@
 // plus the process-timing helpers Benchmarks/run needs. Glibc only: no Foundation in the loops.
 //
 // Usage: DaemonBenchmark COMMAND [options]; each command prints one JSON object on stdout.
-//   ping --socket PATH [--count N] [--redis]     round trips on one persistent connection
+//   ping --socket PATH [--count N] [--redis] [--idle-connections N]   round trips on one connection
 //   load --socket PATH --count N [--seconds S]   pipelined timer.start (one connection, 256 in flight)
 //   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
 //   lateness --socket PATH [--count N]           N timers due within one second, then daemon.stats
@@ -177,6 +177,10 @@ func startRequest(id: Int, seconds: Double) -> [UInt8] {
 func ping(_ options: Options) {
     guard let client = LineClient(path: options.socket) else { fail("cannot connect to \(options.socket)") }
     let count = options.int("--count", 10_000)
+    // Other clients connected and silent meanwhile (`--idle-connections N`): a per-turn cost that
+    // grows with connections shows in the round trip.
+    let idle = (0..<options.int("--idle-connections", 0)).compactMap { _ in LineClient(path: options.socket) }
+    defer { withExtendedLifetime(idle) {} }
     let request =
         options.flags.contains("--redis")
         ? Array("PING\r\n".utf8) : Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
