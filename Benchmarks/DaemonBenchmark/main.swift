@@ -2,7 +2,7 @@
 // plus the process-timing helpers Benchmarks/run needs. Glibc only: no Foundation in the loops.
 //
 // Usage: DaemonBenchmark COMMAND [options]; each command prints one JSON object on stdout.
-//   ping --socket PATH [--count N] [--redis]     round trips on one persistent connection
+//   ping --socket PATH [--count N] [--redis] [--idle-connections N]   round trips on one connection
 //   load --socket PATH --count N [--seconds S]   pipelined timer.start (one connection, 256 in flight)
 //   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
 //   lateness --socket PATH [--count N]           N timers due within one second, then daemon.stats
@@ -72,6 +72,15 @@ struct Options {
     func double(_ name: String, _ defaultValue: Double) -> Double {
         values[name].flatMap { Double($0) } ?? defaultValue
     }
+    /// `--uids A-B` or `--uids A,B,C`: the users whose clients the driver is (empty when absent).
+    var uids: [UInt32] {
+        guard let text = values["--uids"] else { return [] }
+        return text.split(separator: ",").flatMap { part -> [UInt32] in
+            let bounds = part.split(separator: "-").compactMap { UInt32($0) }
+            guard let low = bounds.first else { fail("bad --uids \(text)") }
+            return Array(low...(bounds.last ?? low))
+        }
+    }
     var socket: String {
         guard let path = values["--socket"] else { fail("--socket PATH is required") }
         return path
@@ -85,7 +94,14 @@ final class LineClient {
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var pending: [UInt8] = []
 
-    init?(path: String) {
+    /// Connects to `path`; as `uid` when given (the driver runs as root): the effective uid is
+    /// switched around connect(2), as SO_PEERCRED records the credentials of that moment
+    /// (socket(7)), so one driver process can be the clients of several users.
+    init?(path: String, uid: UInt32? = nil) {
+        if let uid, seteuid(uid) != 0 {
+            fail("seteuid(\(uid)): errno \(errno) (run as root to connect as other users)")
+        }
+        defer { if uid != nil { _ = seteuid(0) } }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()
@@ -161,6 +177,10 @@ func startRequest(id: Int, seconds: Double) -> [UInt8] {
 func ping(_ options: Options) {
     guard let client = LineClient(path: options.socket) else { fail("cannot connect to \(options.socket)") }
     let count = options.int("--count", 10_000)
+    // Other clients connected and silent meanwhile (`--idle-connections N`): a per-turn cost that
+    // grows with connections shows in the round trip.
+    let idle = (0..<options.int("--idle-connections", 0)).compactMap { _ in LineClient(path: options.socket) }
+    defer { withExtendedLifetime(idle) {} }
     let request =
         options.flags.contains("--redis")
         ? Array("PING\r\n".utf8) : Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
@@ -184,8 +204,8 @@ func ping(_ options: Options) {
 }
 
 /// Starts `count` timers over one connection with up to `window` requests in flight.
-func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256) -> Double {
-    guard let client = LineClient(path: socket) else { fail("cannot connect to \(socket)") }
+func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256, uid: UInt32? = nil) -> Double {
+    guard let client = LineClient(path: socket, uid: uid) else { fail("cannot connect to \(socket)") }
     let start = monotonicNanoseconds()
     var sent = 0
     var received = 0
@@ -208,16 +228,40 @@ func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 25
 func loadCommand(_ options: Options) {
     let count = options.int("--count", 1_000)
     let seconds = options.double("--seconds", 86_400)
-    let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
-    printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
+    let uids = options.uids
+    guard !uids.isEmpty else {
+        let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
+        printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
+        return
+    }
+    // As deployed: one connection per user in turn, each with at most `--per-uid` timers (the
+    // daemon's per-user quota, 10,000 by default), 256 requests in flight.
+    let perUID = options.int("--per-uid", 10_000)
+    guard perUID * uids.count >= count else {
+        fail("\(count) timers need \(count / perUID + 1) uids, got \(uids.count)")
+    }
+    let start = monotonicNanoseconds()
+    var started = 0
+    for uid in uids where started < count {
+        let chunk = min(perUID, count - started)
+        _ = load(socket: options.socket, count: chunk, seconds: { _ in seconds }, uid: uid)
+        started += chunk
+    }
+    let rate = Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    printJSON([
+        ("count", Double(count)), ("users", Double((count + perUID - 1) / perUID)), ("starts_per_s", rate.rounded()),
+    ])
 }
 
 /// `clients` connections with one `timer.start` in flight each, like redis-benchmark -c.
 func starts(_ options: Options) {
     let clientCount = options.int("--clients", 16)
     let count = options.int("--count", 2_000)
-    let clients = (0..<clientCount).map { _ in
-        guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
+    let uids = options.uids
+    let clients = (0..<clientCount).map { index in
+        guard let client = LineClient(path: options.socket, uid: uids.isEmpty ? nil : uids[index % uids.count]) else {
+            fail("cannot connect")
+        }
         return client
     }
     for client in clients { _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK) }
@@ -253,13 +297,27 @@ func lateness(_ options: Options) {
     let count = options.int("--count", 10_000)
     let lead = options.double("--lead", 2)
     let firstDeadline = bootNanoseconds() + Int64(lead * 1e9)
-    _ = load(socket: options.socket, count: count) { index in
+    let uids = options.uids
+    let seconds: (Int) -> Double = { index in
         let deadline = firstDeadline + Int64(index) * 1_000_000_000 / Int64(count)
         return Double(deadline - bootNanoseconds()) / 1e9
     }
+    _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
     let waitUntil = firstDeadline + 1_500_000_000
+    let background = options.int("--background-clients", 0)
+    var backgroundStarts = 0
+    if background > 0 {
+        // As deployed: other users' clients keep starting far-off timers while these fire.
+        backgroundStarts = startsUntil(
+            socket: options.socket, clients: background, uids: Array(uids.dropFirst()), until: waitUntil)
+    }
     var delay = timespec(tv_sec: Int(waitUntil / 1_000_000_000), tv_nsec: Int(waitUntil % 1_000_000_000))
     while clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &delay, nil) == EINTR {}
+    if background > 0 {
+        let line = Array("DaemonBenchmark: \(backgroundStarts) background starts during the window\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+    // As root: daemon.stats gives the daemon-wide lateness to root and the daemon's own uid only.
     guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
     client.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#.utf8) + [10])
     print(String(decoding: client.receiveLines(1), as: UTF8.self))
@@ -322,61 +380,6 @@ func execTime(_ options: Options) {
     printJSON([("runs", Double(runs)), ("p50_ms", percentile(samples, 0.5)), ("p99_ms", percentile(samples, 0.99))])
 }
 
-/// Exec to `READY=1` on a private `NOTIFY_SOCKET` (sd_notify(3): sent once the socket is bound,
-/// the state loaded and the timers armed), and to the first successful `daemon.ping` reply; then
-/// SIGTERM and wait (the daemon saves on exit).
-func ready(_ options: Options) {
-    let notifyPath = "/tmp/timerd-bench-notify-\(getpid())"
-    unlink(notifyPath)
-    let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let pathBytes = Array(notifyPath.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    if bound != 0 { fail("cannot bind \(notifyPath): errno \(errno)") }
-    defer {
-        close(notify)
-        unlink(notifyPath)
-    }
-    setenv("NOTIFY_SOCKET", notifyPath, 1)
-    let start = monotonicNanoseconds()
-    let pid = spawn(options.command, quiet: false)
-    unsetenv("NOTIFY_SOCKET")
-    var readyMilliseconds = -1.0
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    while readyMilliseconds < 0 && monotonicNanoseconds() - start < 60_000_000_000 {
-        var entry = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 100) > 0 else { continue }
-        let count = recv(notify, &buffer, buffer.count, 0)
-        if count > 0, String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
-            readyMilliseconds = Double(monotonicNanoseconds() - start) / 1e6
-        }
-    }
-    let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8) + [10]
-    var pingMilliseconds = -1.0
-    while monotonicNanoseconds() - start < 60_000_000_000 {
-        if let client = LineClient(path: options.socket) {
-            client.send(request)
-            if client.receiveLines(1).starts(with: Array(#"{"id":1,"jsonrpc":"2.0","result""#.utf8)) {
-                pingMilliseconds = Double(monotonicNanoseconds() - start) / 1e6
-                break
-            }
-        }
-        usleep(200)
-    }
-    kill(pid, SIGTERM)
-    _ = waitFor(pid)
-    if readyMilliseconds < 0 { fail("no READY=1 within 60 s") }
-    printJSON([("ready_ms", readyMilliseconds), ("first_ping_ms", pingMilliseconds)])
-}
-
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: DaemonBenchmark ping|load|starts|lateness|baseline|exec|ready …") }
 let options = Options(arguments.dropFirst(2))
@@ -388,5 +391,8 @@ case "lateness": lateness(options)
 case "baseline": baseline(options)
 case "exec": execTime(options)
 case "ready": ready(options)
+case "ops": operations(options)
+case "notify": notifySink(options)
+case "redis-proto": redisProtocol(options)
 default: fail("unknown command \(arguments[1])")
 }

@@ -3,7 +3,9 @@
 //
 // Usage: EngineBenchmark [--count N] [--repeat R]
 // Prints one JSON object: the medians over R rounds of inserts/s and cancels/s for the engine and
-// the queue, and the engine's resident-memory growth per timer.
+// the queue, the engine's resident-memory growth per timer, and the cost of single operations by
+// another user while the N timers are live (ns per start, status, stop, and list of 10 timers):
+// the scaling table compares them across N (issue 11).
 import Countdown
 import Foundation
 
@@ -62,6 +64,13 @@ var engineCancels: [Double] = []
 var queueInserts: [Double] = []
 var queueCancels: [Double] = []
 var bytesPerTimer: [Double] = []
+var operationNanoseconds: [String: [Double]] = [:]
+let operations = 2_000
+
+/// Nanoseconds per call of `body` over `operations` calls.
+func perOperation(_ body: (Int) -> Void) -> Double {
+    seconds { for index in 0..<operations { body(index) } } * 1e9 / Double(operations)
+}
 for _ in 0..<rounds {
     let before = residentKilobytes()
     var engine = TimerEngine(clock: SystemClock(), historyLimit: 1_000)
@@ -74,6 +83,30 @@ for _ in 0..<rounds {
                 }
             })
     bytesPerTimer.append(Double(residentKilobytes() - before) * 1_024 / Double(count))
+    // Another user's operations among the N live timers: its 10 listed timers, then starts under
+    // the default quota, a status of each, a stop of each.
+    var listed: [UInt64] = []
+    for _ in 0..<10 { if let info = try? engine.start(durations: [86_400], owner: 3_000) { listed.append(info.id) } }
+    var ids = [UInt64](repeating: 0, count: operations)
+    operationNanoseconds["start", default: []].append(
+        perOperation { index in
+            if let info = try? engine.start(
+                durations: [durations[index % durations.count]], owner: 2_000, quota: 10_000)
+            {
+                ids[index] = info.id
+            }
+        })
+    operationNanoseconds["status", default: []].append(
+        perOperation { index in
+            if let info = try? engine.status(.id(ids[index]), requester: 2_000) { sink &+= Int(info.id) }
+        })
+    operationNanoseconds["list", default: []].append(
+        perOperation { _ in sink &+= engine.list(requester: 3_000).count })
+    operationNanoseconds["stop", default: []].append(
+        perOperation { index in
+            if let ending = try? engine.stop(.id(ids[index]), requester: 2_000) { sink &+= Int(ending.timer.id) }
+        })
+    for id in listed { _ = try? engine.stop(.id(id)) }
     engineCancels.append(
         Double(count)
             / seconds {
@@ -107,6 +140,10 @@ let result: [String: Double] = [
     "queue_inserts_per_s": median(queueInserts).rounded(),
     "queue_cancels_per_s": median(queueCancels).rounded(),
     "engine_bytes_per_timer": median(bytesPerTimer).rounded(),
+    "op_start_ns": median(operationNanoseconds["start"] ?? [0]).rounded(),
+    "op_status_ns": median(operationNanoseconds["status"] ?? [0]).rounded(),
+    "op_stop_ns": median(operationNanoseconds["stop"] ?? [0]).rounded(),
+    "op_list10_ns": median(operationNanoseconds["list"] ?? [0]).rounded(),
 ]
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys]

@@ -41,8 +41,7 @@ extension Daemon {
             produceListings()
             enforceActionTimeouts()
             commit()
-            expirePartialLines()
-            closeIdleConnections()
+            connectionHousekeeping()
             checkIdle()
             systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
             LogLine.flush()
@@ -64,6 +63,7 @@ extension Daemon {
             hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
         } else if let listing = outcome.listing {
             connection.state.listing = listing
+            streamingTokens.insert(connection.token)
         } else if service.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
@@ -142,6 +142,7 @@ extension Daemon {
             service.engine.historyMaximumAge = config.historyMaxAgeSeconds
             service.quota = config.maximumTimersPerUser
             LogLine.level = config.logLevel
+            connectionDeadline = Syscall.bootTimeNanoseconds()  // time-outs may have changed: re-read all
             log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
             return .success(ReloadResult(config: path, found: file != nil))
         } catch {
@@ -151,7 +152,7 @@ extension Daemon {
     }
 
     func statusLine() -> String {
-        SystemdLink.statusLine(service.engine.list())
+        SystemdLink.statusLine(of: service.engine)
     }
 
     // MARK: - Durability
@@ -220,13 +221,12 @@ extension Daemon {
     func nextWakeTimeout() -> Int32 {
         let now = Syscall.bootTimeNanoseconds()
         var next: Int64?
-        let requestTimeout = Int64(options.requestTimeoutSeconds * 1e9)
-        let idleTimeout = Int64(config.idleTimeoutSeconds * 1e9)
-        for connection in connections.values {
-            if connection.state.isStreaming, connection.state.output.count < Self.listingLowWater { return 0 }
-            if let since = connection.state.partialSince { next = min(next ?? .max, since + requestTimeout) }
-            if let idle = connection.state.idleDeadline(timeout: idleTimeout) { next = min(next ?? .max, idle) }
+        for token in streamingTokens {
+            guard let connection = connections[token], connection.state.isStreaming else { continue }
+            if connection.state.output.count < Self.listingLowWater { return 0 }
         }
+        // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
+        if let due = connectionDeadline { next = min(next ?? .max, due) }
         if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }

@@ -18,9 +18,12 @@ extension Daemon {
     /// start, until the turn's budget is spent; a finished listing lets its client's held lines
     /// be answered. The parts are flushed with the turn's other replies (``commit()``).
     ///
-    /// - Complexity: O(c log c) for the c clients with a listing, plus the bytes written.
+    /// - Complexity: O(c log c) for the c clients with a listing (not a walk of every connection),
+    ///   plus the bytes written.
     func produceListings() {
-        let tokens = connections.values.filter { $0.state.isStreaming }.map(\.token).sorted()
+        guard !streamingTokens.isEmpty else { return }
+        let tokens = streamingTokens.filter { connections[$0]?.state.isStreaming == true }.sorted()
+        streamingTokens = Set(tokens)  // finished or closed ones leave
         guard !tokens.isEmpty else { return }
         listingRotation &+= 1
         let start = listingRotation % tokens.count

@@ -54,6 +54,14 @@ public final class Daemon {
     var syncIsNeeded = false
     /// The connections with replies queued this turn, written after the turn's commit.
     var pendingFlush: Set<UInt64> = []
+    /// Connections accepted, served or flushed this turn: only their time-outs can have come
+    /// earlier (Daemon+Housekeeping.swift).
+    var touchedTokens: Set<UInt64> = []
+    /// Connections with a streamed listing (Daemon+Streaming.swift).
+    var streamingTokens: Set<UInt64> = []
+    /// A lower bound of every connection's partial-line and idle deadline (boot-time ns), `nil`
+    /// for none: no connection is visited per turn before it is reached.
+    var connectionDeadline: Int64?
     /// This turn's replies that wait for the commit (``HeldReply``), in order.
     var heldReplies: [HeldReply] = []
     /// The connections that have a held reply this turn, so later replies to them are held too.

@@ -81,6 +81,18 @@ package struct JSONBytesWriter {
     /// - Parameter value: the string.
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: then one bulk append instead of one per byte (issue 11).
+        let isPlain =
+            value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+                guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+                else { return false }
+                bytes.append(contentsOf: buffer)
+                return true
+            } ?? false
+        if isPlain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw(#"\""#)

@@ -1,4 +1,5 @@
 import Countdown
+import TestSupport
 import Testing
 import TimerModel
 import TimerProtocol
@@ -89,5 +90,26 @@ struct SystemdNotifierTests {
     @Test("The status line counts running and paused timers and the next end")
     func statusLine() {
         #expect(SystemdLink.statusLine([]) == "no live timers")
+    }
+
+    /// Issue 11: the daemon's `STATUS=` line listed every timer once a second (2.1 s at a million).
+    /// With 100,000 timers of one user and one of another, it reads one record (``RecordProbe``):
+    /// the head of the deadline queue; the counts come from counters. The text is the one
+    /// ``SystemdLink/statusLine(_:)-([TimerSnapshot])`` gives for the same timers.
+    @Test("The STATUS= line visits one record with 100,001 live timers")
+    func statusLineVisitsOneRecord() throws {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: FixedInstant.engineStart)
+        var engine = TimerEngine(clock: clock)
+        engine.eventRecording = .buffered
+        for _ in 0..<100_000 { _ = try engine.start(durations: [3_600], owner: 1_000) }
+        _ = try engine.start(durations: [90], owner: 2_000)
+        _ = try engine.pause(.id(100_001), requester: 2_000)
+        clock.advance(bySeconds: 0.5)
+        let probe = RecordProbe()
+        engine.recordProbe = probe
+        // The next end: 3,600 s - 0.5 s, rounded up to 1h.
+        #expect(SystemdLink.statusLine(of: engine) == "100000 running, 1 paused, next ends in 1h")
+        #expect(probe.count == 1)
+        #expect(SystemdLink.statusLine(engine.list()) == SystemdLink.statusLine(of: engine))
     }
 }

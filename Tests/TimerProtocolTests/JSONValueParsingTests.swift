@@ -74,3 +74,21 @@ struct JSONValueParsingTests {
         }
     }
 }
+
+@Suite("Duplicate members keep the first value (one hash probe per member, issue 11)")
+struct JSONDuplicateMemberTests {
+    /// The first of two `"id"` members wins for the value and for its kept source text, as
+    /// JSONDecoder keeps the first (the `{"dup":1,"dup":2}` case of `matchesJSONDecoder`); the
+    /// value is the nearest Double, 2^53, and the literal keeps every digit.
+    @Test("The first duplicate wins, in the value and in the kept integer literal")
+    func firstDuplicateWins() throws {
+        let line = Array(#"{"id":9007199254740993,"id":2,"x":{"k":"a","k":"b"}}"#.utf8)
+        let parsed = try #require(JSONValue(parsing: line))
+        #expect(
+            parsed
+                == .object([
+                    "id": .number(9_007_199_254_740_992), "x": .object(["k": .string("a")]),
+                ]))
+        #expect(JSONValue.integerLiteral(ofMember: "id", in: line, leniency: .strict) == "9007199254740993")
+    }
+}

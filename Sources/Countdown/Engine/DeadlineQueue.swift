@@ -97,6 +97,29 @@ public struct DeadlineQueue: Sendable {
         return due
     }
 
+    /// Visits the queued timers in deadline order (ties by id) until `body` returns `false`,
+    /// without changing the queue: a best-first walk of the heap from its root.
+    ///
+    /// - Parameter body: called with each deadline and id; returns whether to go on.
+    /// - Complexity: O(m²) for the m entries visited (a frontier of at most 3m + 1 heap positions,
+    ///   searched linearly: callers visit a handful).
+    public func visitInOrder(_ body: (BootInstant, UInt64) -> Bool) {
+        guard !heap.isEmpty else { return }
+        var frontier = [0]
+        while !frontier.isEmpty {
+            var best = 0
+            for candidate in frontier.indices.dropFirst() where heap[frontier[candidate]].precedes(heap[frontier[best]])
+            {
+                best = candidate
+            }
+            frontier.swapAt(best, frontier.count - 1)
+            let index = frontier.removeLast()
+            guard body(heap[index].deadline, heap[index].id) else { return }
+            let firstChild = 4 * index + 1
+            if firstChild < heap.count { frontier += firstChild..<min(firstChild + 4, heap.count) }
+        }
+    }
+
     private mutating func siftUp(_ start: Int) {
         var index = start
         while index > 0 {

@@ -17,6 +17,8 @@ struct RecordTable: Sendable, Sequence {
     private var changeLog: [UInt64] = []
     private var changeLogLimit = Self.minimumChangeLogLimit
     private static let minimumChangeLogLimit = 1_024
+    /// Counts every read, write and scanned slot when set (tests only; ``RecordProbe``).
+    var probe: RecordProbe?
 
     init() {}
 
@@ -36,10 +38,12 @@ struct RecordTable: Sendable, Sequence {
     /// - Complexity: O(1) amortised: one ``IDIndex`` access.
     subscript(id: UInt64) -> TimerRecord? {
         get {
+            probe?.visit()
             guard let slot = slots[id] else { return nil }
             return slab[Int(slot)]
         }
         set {
+            probe?.visit()
             noteChange(id)
             guard let newValue else {
                 if let slot = slots.removeValue(forKey: id) {
@@ -48,16 +52,31 @@ struct RecordTable: Sendable, Sequence {
                 }
                 return
             }
-            if let slot = slots[id] {
-                slab[Int(slot)] = newValue
-            } else if let slot = freeSlots.popLast() {
-                slots.set(id, to: slot)
-                slab[Int(slot)] = newValue
-            } else {
-                precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
-                slots.set(id, to: Int32(slab.count))
-                slab.append(newValue)
-            }
+            place(newValue, id: id)
+        }
+    }
+
+    /// Inserts or replaces `record` without marking it changed: for ``TimerEngine/restore(_:sameBoot:)``,
+    /// whose records the store already holds as they are (journaling a million unchanged records
+    /// at start-up, then compacting the journal they overflowed, was half of exec to `READY=1`;
+    /// docs/performance.md).
+    ///
+    /// - Parameter record: the record, stored under its id.
+    mutating func insertUnchanged(_ record: TimerRecord) {
+        probe?.visit()
+        place(record, id: record.id)
+    }
+
+    private mutating func place(_ record: TimerRecord, id: UInt64) {
+        if let slot = slots[id] {
+            slab[Int(slot)] = record
+        } else if let slot = freeSlots.popLast() {
+            slots.set(id, to: slot)
+            slab[Int(slot)] = record
+        } else {
+            precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
+            slots.set(id, to: Int32(slab.count))
+            slab.append(record)
         }
     }
 
@@ -92,16 +111,18 @@ struct RecordTable: Sendable, Sequence {
     /// Iterates over the records held, in slab order.
     struct Iterator: IteratorProtocol {
         fileprivate var base: IndexingIterator<[TimerRecord?]>
+        fileprivate let probe: RecordProbe?
 
         mutating func next() -> TimerRecord? {
             while let slot = base.next() {
+                probe?.visit()
                 if let record = slot { return record }
             }
             return nil
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(base: slab.makeIterator()) }
+    func makeIterator() -> Iterator { Iterator(base: slab.makeIterator(), probe: probe) }
 
     var underestimatedCount: Int { slots.count }
 }

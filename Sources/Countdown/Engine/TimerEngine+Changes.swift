@@ -35,7 +35,9 @@ extension TimerEngine {
     /// Returns the timers changed since the last call, and forgets them.
     ///
     /// Every mutation marks the timers it writes: start, stop, pause, resume, finishing (including
-    /// missed timers in ``restore(_:sameBoot:)``), and dropping from the history.
+    /// missed timers in ``restore(_:sameBoot:)``), and dropping from the history. A restore marks
+    /// only the records it changes (rebased after a reboot or for a wall-clock deadline, missed,
+    /// trimmed): the others are as the store that gave them holds them.
     ///
     /// - Returns: the changes, records whole, ids ascending.
     /// - Complexity: O(k log k) for k changed timers.

@@ -105,6 +105,7 @@ extension TimerEngine {
             liveByOwner[record.owner, default: 0] += 1
             if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = id }
         }
+        if record.state == .paused { notePaused(owner: record.owner, -1) }
         let now = clock.now()
         let wall = clock.wallNow()
         record.state = .running
@@ -222,7 +223,7 @@ extension TimerEngine {
     /// Forgets an ended timer and reports it removed.
     private mutating func drop(_ record: TimerRecord, at now: BootInstant, wall: Date) -> TimerSnapshot {
         let snapshot = record.snapshot(at: now, wallNow: wall)
-        timers[record.id] = nil
+        dropRecord(record.id, owner: record.owner)
         endedByOwner[record.owner]?.removeAll { $0 == record.id }
         if endedByOwner[record.owner]?.isEmpty == true { endedByOwner[record.owner] = nil }
         report(.removed, owner: record.owner, date: wall, snapshot)

@@ -29,6 +29,8 @@ extension TimerEngine {
     ///   (`overdueEnding(of:deadline:now:wall:wasAway:)`).
     public mutating func restore(_ snapshot: EngineSnapshot, sameBoot: Bool) -> [TimerEnding] {
         timers = RecordTable()
+        timers.probe = recordProbe
+        oldestEndedAt = nil
         liveNames = [:]
         endedByOwner = [:]
         liveByOwner = [:]
@@ -42,6 +44,9 @@ extension TimerEngine {
         if !sameBoot { clockHistory.restoreWallOffset = Self.wallOffset(now: now, wall: wall) }
         var missed: [TimerEnding] = []
         for var record in snapshot.timers {
+            // Only records that restoring changes are journaled (takeChanges): the rebased ones
+            // below, missed ones finished, and history trimmed; the store holds the others as they are.
+            var isRebased = true
             if record.state == .running, let wallDeadline = record.wallDeadline {
                 // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it). An
                 // overdue one counts up to its end only, so its duration is the same as had it
@@ -59,15 +64,25 @@ extension TimerEngine {
             } else if record.state == .running, let runStart = record.runStart {
                 // Same boot: the boot-time deadline holds; re-anchor the wall clock, which may have
                 // stepped while no daemon watched it.
-                record.runStartWall = wall.addingTimeInterval(-Double(now.nanoseconds(since: runStart)) / 1e9)
+                let anchor = wall.addingTimeInterval(-Double(now.nanoseconds(since: runStart)) / 1e9)
+                // Journaled only when it moved (a step while no daemon watched); an unchanged record
+                // stays as the store holds it, so a restart does not rewrite every running timer.
+                if let old = record.runStartWall, abs(old.timeIntervalSince(anchor)) < 0.001 {
+                    isRebased = false
+                } else {
+                    record.runStartWall = anchor
+                }
+            } else {
+                isRebased = false
             }
-            timers[record.id] = record
+            if isRebased { timers[record.id] = record } else { timers.insertUnchanged(record) }
             if record.state.isLive {
                 liveTotal += 1
                 liveByOwner[record.owner, default: 0] += 1
                 if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
             } else {
                 endedByOwner[record.owner, default: []].append(record.id)
+                oldestEndedAt = min(oldestEndedAt ?? record.endedAt ?? .distantPast, record.endedAt ?? .distantPast)
             }
             if let deadline = record.deadline {
                 if deadline <= now {
@@ -88,6 +103,7 @@ extension TimerEngine {
                 (timers[$0]?.endedAt ?? .distantPast, $0) < (timers[$1]?.endedAt ?? .distantPast, $1)
             }
         }
+        rebuildOwnerTimers()
         trimHistory()
         return missed
     }

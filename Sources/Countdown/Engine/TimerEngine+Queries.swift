@@ -29,14 +29,13 @@ extension TimerEngine {
     ///   - includeEnded: also list finished and stopped timers still in the history.
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: their snapshots.
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(k) for the k timers of `requester` (TimerEngine+Owners.swift); O(n log n) for `nil`.
     public func list(includeEnded: Bool = false, requester: UInt32? = nil) -> [TimerSnapshot] {
         let now = clock.now()
         let wall = clock.wallNow()
-        return timers.values
-            .filter { (includeEnded || $0.state.isLive) && (requester == nil || $0.owner == requester) }
-            .sorted { $0.id < $1.id }
-            .map { $0.snapshot(at: now, wallNow: wall) }
+        return visibleRecords(requester: requester, includeEnded: includeEnded).map {
+            $0.snapshot(at: now, wallNow: wall)
+        }
     }
 
     /// The earliest instant the engine needs ``fireDueTimers(limit:)`` on the boot-time clock, or `nil` when

@@ -33,7 +33,9 @@ public struct TimerEngine: Sendable {
     public let clock: any CountdownClock
     /// How many ended timers are kept for `status --all` **per owner** (each uid's oldest dropped
     /// first); ≥ 0. Per owner so that one user's ended timers never evict another's (docs/fairness.md).
-    public var historyLimit: Int
+    public var historyLimit: Int {
+        didSet { if historyLimit < oldValue { trimHistory() } }
+    }
     /// How long ended timers are kept, in seconds after their wall-clock `endedAt`, or `nil` for no
     /// age limit. Older ones are dropped when a timer ends, on ``restore(_:sameBoot:)`` and on every
     /// ``fireDueTimers(limit:)`` (which the service runs before each request), so no extra wake-up is needed.
@@ -53,6 +55,17 @@ public struct TimerEngine: Sendable {
     /// What the engine knows of clock steps, suspends and restores (docs/time.md).
     var clockHistory = ClockHistory()
     var liveTotal = 0
+    /// Each owner's record ids and paused count (TimerEngine+Owners.swift).
+    var ownerTimers: [UInt32: OwnerTimers] = [:]
+    /// The number of paused timers.
+    var pausedTotal = 0
+    /// The lower bound of every owner's oldest `endedAt` (`nil` with no history), so that age
+    /// trimming skips the owners when nothing can be due (TimerEngine+History.swift).
+    var oldestEndedAt: Date?
+    /// Counts the records visited, for tests (``RecordProbe``); `nil` in production.
+    package var recordProbe: RecordProbe? {
+        didSet { timers.probe = recordProbe }
+    }
     /// Events not yet taken by the owner (only with ``EventRecording/buffered``).
     var events: [TimerEvent] = []
     /// On-finish action runs not yet taken by the owner (``takeDueActions()``).
@@ -202,6 +215,7 @@ public struct TimerEngine: Sendable {
         timers[id] = record
         liveTotal += 1
         liveByOwner[owner, default: 0] += 1
+        noteCreated(id, owner: owner)
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
             queue.schedule(id, at: wake)
@@ -252,6 +266,7 @@ public struct TimerEngine: Sendable {
         record.runStartWall = nil
         record.wallDeadline = nil
         timers[id] = record
+        notePaused(owner: record.owner, 1)
         queue.remove(id)
         let wall = clock.wallNow()
         let snapshot = record.snapshot(at: now, wallNow: wall)
@@ -280,6 +295,7 @@ public struct TimerEngine: Sendable {
         record.runStart = now
         record.runStartWall = wall
         timers[id] = record
+        notePaused(owner: record.owner, -1)
         if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
             queue.schedule(id, at: wake)
         }
@@ -347,9 +363,7 @@ public struct TimerEngine: Sendable {
             return group
         case .name(let name):
             if let id = liveNames[NameKey(owner: requester ?? 0, name: name)] { return id }
-            let candidates = timers.values.filter {
-                $0.name == name && (requester == nil || $0.owner == requester)
-            }
+            let candidates = visibleRecords(requester: requester, includeEnded: true).filter { $0.name == name }
             if let live = candidates.filter(\.state.isLive).min(by: { $0.id < $1.id }) { return live.id }
             let latest = candidates.max {
                 ($0.endedAt ?? .distantPast, $0.id) < ($1.endedAt ?? .distantPast, $1.id)
@@ -374,6 +388,7 @@ public struct TimerEngine: Sendable {
     ) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
         if record.state.isLive { countLiveEnd(of: record.owner) }
+        if record.state == .paused { notePaused(owner: record.owner, -1) }
         record.accumulatedNanoseconds =
             state == .finished ? record.totalNanoseconds : record.elapsedNanoseconds(at: now)
         record.state = state
@@ -387,9 +402,10 @@ public struct TimerEngine: Sendable {
             liveNames[NameKey(owner: record.owner, name: name)] = nil
         }
         endedByOwner[record.owner, default: []].append(id)
+        oldestEndedAt = min(oldestEndedAt ?? wall, wall)
         let snapshot = record.snapshot(at: now, wallNow: wall)
         report(kind ?? (state == .finished ? .finished : .stopped), owner: record.owner, date: wall, snapshot)
-        trimHistory()
+        trimHistory(owner: record.owner)
         return TimerEnding(timer: snapshot)
     }
 
