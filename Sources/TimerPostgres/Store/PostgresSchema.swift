@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     /// Version 1.
     ///
@@ -67,8 +67,19 @@ public enum PostgresSchema {
         );
         """
 
+    /// Version 2: what the claim protocol of several hosts (``PostgresTimerQueue``) needs beside
+    /// the engine's record: each step's length in the database itself (`segments_ns`, so that
+    /// completing step k can arm step k+1 in the same statement), and `record` optional (a timer
+    /// written by the queue has only its columns), plus the index the claim's scan uses for
+    /// leases.
+    static let version2 = """
+        ALTER TABLE timerd_timers ADD COLUMN segments_ns bigint[];
+        ALTER TABLE timerd_timers ALTER COLUMN record DROP NOT NULL;
+        CREATE INDEX timerd_timers_claimed ON timerd_timers (claimed_by) WHERE claimed_by IS NOT NULL;
+        """
+
     /// The migrations by the version they bring the schema to.
-    static let migrations: [(version: Int, sql: String)] = [(1, version1)]
+    static let migrations: [(version: Int, sql: String)] = [(1, version1), (2, version2)]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,
     /// then applies each missing migration, all in one transaction under an advisory lock.

@@ -13,7 +13,7 @@ extension PostgresStore {
     /// Connects (or reconnects), migrates, and takes the schema's single-writer lock, waiting up
     /// to ``lockWaitMilliseconds`` for a session that is going away.
     ///
-    /// - Throws: ``PostgresError``, or ``StoreError/locked(_:)`` naming who holds the lock.
+    /// - Throws: ``PostgresError``, or `StoreError/locked(_:)` naming who holds the lock.
     func connectAndLock() throws {
         if let connection, !connection.isConnected {
             holdsLock = false
@@ -55,7 +55,7 @@ extension PostgresStore {
 
     /// Every timer and the next id, as stored.
     ///
-    /// - Throws: ``PostgresError``, or ``StoreError/unavailable(_:)`` for a record that cannot be read.
+    /// - Throws: ``PostgresError``, or `StoreError/unavailable(_:)` for a record that cannot be read.
     /// - Complexity: O(n).
     func readAll(_ connection: PostgresConnection) throws -> ([TimerRecord], UInt64) {
         let nextID = UInt64(try connection.query("SELECT next_id FROM timerd_ids").int64(0, 0) ?? 1)
@@ -64,7 +64,9 @@ extension PostgresStore {
         timers.reserveCapacity(rows.rows.count)
         for row in rows.rows.indices {
             guard let bytes = rows.bytes(row, 1) else {
-                throw StoreError.unavailable("timerd_timers row \(rows.value(row, 0) ?? "?"): record is not bytea")
+                throw StoreError.unavailable(
+                    "timerd_timers row \(rows.value(row, 0) ?? "?"): no engine record (a timer of the several-hosts "
+                        + "queue, docs/multihost.md); this timerd serves a schema alone")
             }
             do {
                 let record = try BinaryReader.withReader(bytes[...]) { reader throws(BinaryReader.Problem) in
@@ -83,7 +85,7 @@ extension PostgresStore {
     /// Connects if needed and sends `BEGIN`.
     ///
     /// - Returns: the connection, inside a new transaction.
-    /// - Throws: ``PostgresError`` or ``StoreError/locked(_:)``.
+    /// - Throws: ``PostgresError`` or `StoreError/locked(_:)`.
     private func begin() throws -> PostgresConnection {
         for attempt in 0..<2 {
             try connectAndLock()
@@ -151,8 +153,8 @@ extension PostgresStore {
             "UPDATE timerd_ids SET next_id = greatest(next_id, $1)", [String(durableNextID)])
     }
 
-    /// The changes, checked: a new id below the next id is ``StoreError/idReused(_:)``; a name a
-    /// live timer of the owner holds is ``StoreError/nameTaken(owner:name:)`` (the unique index).
+    /// The changes, checked: a new id below the next id is `StoreError/idReused(_:)`; a name a
+    /// live timer of the owner holds is `StoreError/nameTaken(owner:name:)` (the unique index).
     private func apply(_ changes: EngineChanges, _ connection: PostgresConnection) throws {
         for record in changes.updated where durable[record.id] == nil && record.id < durableNextID {
             throw StoreError.idReused(record.id)
@@ -184,16 +186,17 @@ extension PostgresStore {
         let rows = try connection.query(
             """
             INSERT INTO timerd_timers (id, owner, name, live, state, due_at, remaining_ns, step, steps, fence,
-                written_by, record)
+                written_by, record, segments_ns)
             VALUES ($1, $2, $3, $4, $5, to_timestamp($6::double precision), $7, $8, $9,
-                CASE WHEN $5 = 'running' THEN 1 ELSE 0 END, $10, $11::bytea)
+                CASE WHEN $5 = 'running' THEN 1 ELSE 0 END, $10, $11::bytea, $12::bigint[])
             ON CONFLICT (id) DO UPDATE SET
                 owner = EXCLUDED.owner, name = EXCLUDED.name, live = EXCLUDED.live, state = EXCLUDED.state,
                 due_at = EXCLUDED.due_at, remaining_ns = EXCLUDED.remaining_ns, step = EXCLUDED.step,
                 steps = EXCLUDED.steps, version = timerd_timers.version + 1,
                 fence = timerd_timers.fence
                     + CASE WHEN EXCLUDED.state = 'running' AND timerd_timers.state <> 'running' THEN 1 ELSE 0 END,
-                written_by = EXCLUDED.written_by, record = EXCLUDED.record, updated_at = now()
+                written_by = EXCLUDED.written_by, record = EXCLUDED.record, segments_ns = EXCLUDED.segments_ns,
+                updated_at = now()
             RETURNING fence
             """, Self.parameters(of: record, hostID: hostID))
         guard let kind = Self.eventKind(from: previous?.state, to: record.state) else { return }
@@ -226,7 +229,8 @@ extension PostgresStore {
         return segments.count - 1
     }
 
-    /// The statement parameters of a record: `$1` id … `$11` the engine record as `bytea` hex.
+    /// The statement parameters of a record: `$1` id … `$11` the engine record as `bytea` hex,
+    /// `$12` the step lengths in nanoseconds as a `bigint[]` literal.
     static func parameters(of record: TimerRecord, hostID: String) -> [String?] {
         let remaining = max(0, record.totalNanoseconds - record.accumulatedNanoseconds)
         var due: String?
@@ -242,6 +246,7 @@ extension PostgresStore {
             record.state.rawValue, due, record.state == .paused ? String(remaining) : nil,
             String(Self.step(of: record)), String(record.segmentNanoseconds.count), hostID,
             PostgresRows.encodeHex(record.binaryEncoded),
+            "{" + record.segmentNanoseconds.map(String.init).joined(separator: ",") + "}",
         ]
     }
 }

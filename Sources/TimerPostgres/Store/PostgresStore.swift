@@ -1,23 +1,23 @@
 import Countdown
 import TimerStorage
 
-/// The ``TimerStore`` in a PostgreSQL database: `timerd --store postgresql://…`.
+/// The `TimerStore` in a PostgreSQL database: `timerd --store postgresql://…`.
 ///
 /// What is built now is the single-writer form (docs/multihost.md): one timerd at a time serves a
 /// schema's timers, held by a session-level advisory lock taken at ``load()``; a second timerd on
-/// the same schema gets ``StoreError/locked(_:)``. Within that form the store behaves exactly as
+/// the same schema gets `StoreError/locked(_:)`. Within that form the store behaves exactly as
 /// the file store does for one host, and the database is durable, replicable and reachable from
 /// other machines:
 ///
 /// - Every ``commit(_:durability:snapshot:)`` is one transaction: the changed timers (each with
 ///   its engine record, so it round-trips exactly), the removed ones, the next id and one outbox
 ///   row per state transition. It returns after the server's `COMMIT` (synchronous commit; a
-///   ``CommitDurability/mayBatch`` commit uses `SET LOCAL synchronous_commit = off`, which the
+///   `CommitDurability/mayBatch` commit uses `SET LOCAL synchronous_commit = off`, which the
 ///   next synchronous commit flushes). A failure rolls the transaction back, so nothing is
-///   half-applied, and throws ``StoreError/unavailable(_:)`` reading `database unavailable (…)`.
+///   half-applied, and throws `StoreError/unavailable(_:)` reading `database unavailable (…)`.
 /// - Ids are assigned by the store's counter (`timerd_ids`) and never handed out twice; names are
 ///   unique among one owner's live timers by a partial unique index
-///   (``StoreError/nameTaken(owner:name:)``).
+///   (`StoreError/nameTaken(owner:name:)`).
 /// - The connection comes back by itself: the next call after a failure reconnects, takes the
 ///   lock again, and first writes the durable state back over whatever a commit that broke in
 ///   flight left (a `COMMIT` lost with its connection may or may not have happened; the caller
@@ -66,8 +66,8 @@ public final class PostgresStore: TimerStore {
     /// Connects, migrates the schema, takes the single-writer lock and reads every timer.
     ///
     /// - Returns: the timers and next id; `isSameBoot` when this host's recorded boot id matches.
-    /// - Throws: ``StoreError/unavailable(_:)`` (`database unavailable (…)`, a damaged record),
-    ///   ``StoreError/locked(_:)`` when another timerd serves this schema.
+    /// - Throws: `StoreError/unavailable(_:)` (`database unavailable (…)`, a damaged record),
+    ///   `StoreError/locked(_:)` when another timerd serves this schema.
     /// - Complexity: O(n) in the timers.
     public func load() throws(StoreError) -> StoreLoad {
         do {
@@ -101,10 +101,10 @@ public final class PostgresStore: TimerStore {
     ///
     /// - Parameters:
     ///   - changes: what changed.
-    ///   - durability: ``CommitDurability/mayBatch`` commits without waiting for the WAL flush.
+    ///   - durability: `CommitDurability/mayBatch` commits without waiting for the WAL flush.
     ///   - snapshot: not evaluated: the store rewrites from its own durable copy.
-    /// - Throws: ``StoreError/unavailable(_:)``, ``StoreError/nameTaken(owner:name:)``,
-    ///   ``StoreError/idReused(_:)``; nothing of the commit is then applied.
+    /// - Throws: `StoreError/unavailable(_:)`, `StoreError/nameTaken(owner:name:)`,
+    ///   `StoreError/idReused(_:)`; nothing of the commit is then applied.
     /// - Complexity: O(k) statements for k changed timers (one round trip each).
     public func commit(_ changes: EngineChanges, durability: CommitDurability, snapshot: () -> EngineSnapshot)
         throws(StoreError)
@@ -134,7 +134,7 @@ public final class PostgresStore: TimerStore {
     /// the lock). The store may be loaded again.
     ///
     /// - Parameter snapshot: every timer.
-    /// - Throws: ``StoreError/unavailable(_:)``; the database then holds the last commit.
+    /// - Throws: `StoreError/unavailable(_:)`; the database then holds the last commit.
     /// - Complexity: O(n) in the timers.
     public func close(_ snapshot: EngineSnapshot) throws(StoreError) {
         defer {
