@@ -37,7 +37,7 @@ extension PostgresStore {
                 let holder =
                     try connection.query(
                         """
-                        SELECT coalesce(string_agg(DISTINCT a.application_name || ' pid ' || a.pid, ', '), 'another session')
+                        SELECT coalesce(string_agg(DISTINCT a.application_name || ' on server pid ' || a.pid, ', '), 'another session')
                         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                         WHERE l.locktype = 'advisory' AND l.granted
                           AND l.objid = (hashtext('timerd-writer:' || current_schema())::bigint & 4294967295)
