@@ -62,6 +62,24 @@ struct PostgresStoreTests {
         #expect(try connection.query("SELECT count(*) FROM timerd_timers WHERE name = 'tea'").int64(0, 0) == 2)
     }
 
+    @Test("Names with quotes, backslashes, commas, braces and non-ASCII survive the batched array form")
+    func awkwardNames() throws {
+        let schema = try freshSchema()
+        var (store, engine) = try boot(schema.connectionString)
+        // Each name breaks a naively built array literal (PostgreSQL documentation 8.15.2); NULL
+        // is the unnamed timer.
+        let names = [#"a "quoted" name"#, #"back\slash"#, "comma, {brace}", "NULL", "thé ☕️", ""]
+        for name in names { _ = try engine.start(durations: [60], name: name.isEmpty ? nil : name) }
+        try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
+        let connection = try PostgresConnection(connectionString: schema.connectionString)
+        let stored = try connection.query("SELECT name FROM timerd_timers ORDER BY id").rows.map { $0[0] }
+        #expect(stored == names.map { $0.isEmpty ? nil : $0 })
+        // And the engine's records come back whole.
+        let reloaded = PostgresStore(connectionString: schema.connectionString, hostID: "host-a", bootID: "boot-a")
+        try store.close(engine.snapshot)
+        #expect(try reloaded.load().snapshot == engine.snapshot)
+    }
+
     @Test("An id handed out before is refused")
     func idReused() throws {
         let schema = try freshSchema()

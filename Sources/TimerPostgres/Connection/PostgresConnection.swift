@@ -84,8 +84,9 @@ public final class PostgresConnection {
         }
     }
 
-    /// Set when a call failed as ``PostgresError/unavailable(_:)``: libpq may still report the
-    /// connection as up (a break found while sending), so the next ``reconnectIfNeeded()`` resets it.
+    /// Set when a call failed as ``PostgresError/unavailable(_:)`` (libpq may still report the
+    /// connection as up: a break found while sending) or ``PostgresError/readOnly(_:)`` (a
+    /// standby), so that the next ``reconnectIfNeeded()`` resets it.
     private var isBroken = false
 
     /// Whether the connection is up as far as libpq knows (it learns of a break at the next call)
@@ -206,7 +207,12 @@ public final class PostgresConnection {
             // libpq's own errors (the server went away) have no SQLSTATE; the connection says more.
             let text = message.isEmpty ? Self.trimmed(String(cString: PQerrorMessage(handle))) : message
             let error = PostgresError.classify(sqlState: sqlState, constraint: constraint, message: text)
-            if case .unavailable = error { isBroken = true }
+            switch error {
+            // A standby refuses writes (after a failover this connection may be on the old
+            // primary's replica): reconnecting lets `target_session_attrs=read-write` find the new one.
+            case .unavailable, .readOnly: isBroken = true
+            case .constraint, .server, .invalidConnectionString: break
+            }
             throw error
         }
         let rowCount = Int(PQntuples(result))

@@ -106,15 +106,9 @@ extension PostgresStore {
     /// `changes`; on success the durable copy follows.
     func write(_ changes: EngineChanges, durability: CommitDurability) throws(StoreError) {
         do {
-            let connection = try begin()
-            do {
-                if durability == .mayBatch { try connection.execute("SET LOCAL synchronous_commit = off") }
-                if needsResync { try resync(connection) }
-                try apply(changes, connection)
-                try connection.execute("COMMIT")
-            } catch {
-                if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
-                throw error
+            // Batched first; one record at a time again only to name a refused name.
+            if try !attempt(changes, durability: durability, isBatched: true) {
+                _ = try attempt(changes, durability: durability, isBatched: false)
             }
             for id in changes.removed { durable[id] = nil }
             for record in changes.updated { durable[record.id] = record }
@@ -129,6 +123,25 @@ extension PostgresStore {
         } catch {
             needsResync = true
             throw .unavailable("\(error)")
+        }
+    }
+
+    /// One transaction of `changes`.
+    ///
+    /// - Returns: false when the batched form broke the live-name index (rolled back; the caller
+    ///   runs it again one record at a time, which names the record).
+    private func attempt(_ changes: EngineChanges, durability: CommitDurability, isBatched: Bool) throws -> Bool {
+        let connection = try begin()
+        do {
+            if durability == .mayBatch { try connection.execute("SET LOCAL synchronous_commit = off") }
+            if needsResync { try resync(connection) }
+            try apply(changes, connection, isBatched: isBatched)
+            try connection.execute("COMMIT")
+            return true
+        } catch let error {
+            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+            if error is BatchNameConflict { return false }
+            throw error
         }
     }
 
@@ -155,7 +168,7 @@ extension PostgresStore {
 
     /// The changes, checked: a new id below the next id is `StoreError/idReused(_:)`; a name a
     /// live timer of the owner holds is `StoreError/nameTaken(owner:name:)` (the unique index).
-    private func apply(_ changes: EngineChanges, _ connection: PostgresConnection) throws {
+    private func apply(_ changes: EngineChanges, _ connection: PostgresConnection, isBatched: Bool) throws {
         for record in changes.updated where durable[record.id] == nil && record.id < durableNextID {
             throw StoreError.idReused(record.id)
         }
@@ -165,8 +178,16 @@ extension PostgresStore {
                 ["{\(changes.removed.map(String.init).joined(separator: ","))}"])
         }
         // Timers that stop being live give up their names before new live ones take them.
-        let ordered = changes.updated.filter { !$0.state.isLive } + changes.updated.filter(\.state.isLive)
-        for record in ordered {
+        var latest: [UInt64: Int] = [:]
+        for (index, record) in changes.updated.enumerated() { latest[record.id] = index }
+        let unique = changes.updated.enumerated().filter { latest[$0.element.id] == $0.offset }.map(\.element)
+        let ending = unique.filter { !$0.state.isLive }
+        let live = unique.filter(\.state.isLive)
+        if isBatched {
+            try upsertBatch(ending, connection)
+            try upsertBatch(live, connection)
+        }
+        for record in isBatched ? [] : ending + live {
             do {
                 try upsert(record, previous: durable[record.id], connection)
             } catch let PostgresError.constraint(sqlState, constraint, _)
