@@ -61,4 +61,45 @@ struct PostgresEndToEndTests {
         #expect(timers.first { $0["name"] as? String == "tea" }?["state"] as? String == "paused")
         #expect(harness.stopDaemon() == 0)
     }
+
+    @Test(
+        "--migrate-only creates then finds the schema; store= in the file selects the database; a password is refused")
+    func migrateAndConfig() throws {
+        let base = try PostgresTestCluster.connectionString()
+        let schema = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // A schema of its own on the shared cluster, made by the first timerd that connects.
+        let store = base + " options='-csearch_path=\(schema),public'"
+        let harness = try Harness()
+        let createSchema = Harness.run(
+            Harness.timerd, ["--store", store + " x_no_such_keyword=1", "--migrate-only"])
+        // libpq refuses an unknown keyword before connecting: exit 1 with its message.
+        #expect(createSchema.status == 1)
+        #expect(createSchema.stderr.contains("invalid PostgreSQL connection string"), "\(createSchema)")
+        let secret = Harness.run(
+            Harness.timerd, ["--store", "postgresql://timerd:secret@localhost/timers", "--migrate-only"])
+        #expect(secret.status == 1)
+        #expect(secret.stderr.contains("it holds a password"), "\(secret)")
+        let noStore = Harness.run(Harness.timerd, ["--migrate-only", "--config", harness.directory + "/none.conf"])
+        #expect(noStore.status == 64)
+
+        let psqlSchema = Harness.run("/usr/bin/env", ["psql", base, "-qc", "CREATE SCHEMA \(schema)"])
+        try #require(psqlSchema.status == 0, "\(psqlSchema)")
+        // The messages of DaemonCommand.migrate: the first run applies versions 1 and 2.
+        let first = Harness.run(Harness.timerd, ["--store", store, "--migrate-only"])
+        #expect(first.status == 0)
+        #expect(first.stdout == "timerd: schema migrated to version 2 (applied 1, 2)\n", "\(first)")
+        let second = Harness.run(Harness.timerd, ["--store", store, "--migrate-only"])
+        #expect(second.stdout == "timerd: schema already at version 2\n", "\(second)")
+
+        let config = harness.directory + "/timerd.conf"
+        try "store=\(store)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try harness.startDaemon(extraArguments: ["--config", config, "--host-id", "from-file"])
+        let ping = harness.ctl(["ping"])
+        #expect(ping.stdout.hasSuffix("store: postgresql \(store)\nhost: from-file\n"), "\(ping)")
+        #expect(harness.ctl(["start", "10m", "--name", "in-db"]).status == 0)
+        let rows = Harness.run(
+            "/usr/bin/env", ["psql", base, "-Atc", "SELECT name, written_by FROM \(schema).timerd_timers"])
+        #expect(rows.stdout == "in-db|from-file\n", "\(rows)")
+        #expect(harness.stopDaemon() == 0)
+    }
 }
