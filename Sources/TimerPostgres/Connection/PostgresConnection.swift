@@ -33,7 +33,8 @@ public final class PostgresConnection {
     ///   - connectionString: a libpq connection string (`host=/run/pg dbname=timers`) or URI
     ///     (`postgresql://db1,db2/timers?target_session_attrs=read-write`), without a password.
     ///     Without `connect_timeout` it gets ``defaultConnectTimeout`` seconds, so that an
-    ///     unreachable server fails a call instead of hanging it.
+    ///     unreachable server fails a call instead of hanging it; TCP keepalives (5 s idle, 2 s
+    ///     apart, 3 probes) and `tcp_user_timeout=10000` unless it says otherwise.
     ///   - applicationName: shown in `pg_stat_activity` (`timerd`).
     /// - Throws: ``PostgresError/invalidConnectionString(_:)`` when the string is malformed or holds
     ///   a password; ``PostgresError/unavailable(_:)`` when connecting fails.
@@ -41,8 +42,17 @@ public final class PostgresConnection {
         try Self.checkConnectionString(connectionString)
         // Earlier keywords are defaults; the expanded connection string (`dbname`, expand_dbname = 1)
         // overrides them (libpq's PQconnectdbParams).
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = [String(Self.defaultConnectTimeout), applicationName, connectionString]
+        // Over TCP, a server that vanished without closing (a dead host, a cut network) is found by
+        // keepalives within about 11 s and a send that is not acknowledged within 10 s fails
+        // (`tcp_user_timeout`), instead of blocking timerd's loop for the kernel's 15 minutes.
+        // Unix sockets ignore both.
+        let keywords = [
+            "connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+            "application_name", "dbname",
+        ]
+        let values = [
+            String(Self.defaultConnectTimeout), "5", "2", "3", "10000", applicationName, connectionString,
+        ]
         let connection = Self.withCStrings(keywords) { keywordPointers in
             Self.withCStrings(values) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)
