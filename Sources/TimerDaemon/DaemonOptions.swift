@@ -53,7 +53,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// ``DaemonConfig``'s `store`, and without either the file store stays.
     public var storeConnection: String?
     /// `--host-id NAME`: this host's name in a shared store's claims and logs; `nil` for the
-    /// default, ``defaultHostID()``.
+    /// default (the host name and the first 8 characters of the boot id).
     public var hostID: String?
     /// `--migrate-only`: create or migrate the PostgreSQL schema, then exit.
     public var migrateOnly = false
