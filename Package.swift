@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Countdown", targets: ["Countdown"]),
         .library(name: "TimerService", targets: ["TimerService"]),
         .library(name: "TimerStorage", targets: ["TimerStorage"]),
+        .library(name: "TimerPostgres", targets: ["TimerPostgres"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
         .executable(name: "timerpick", targets: ["timerpick"]),
@@ -40,6 +41,11 @@ let package = Package(
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
         // The `TimerStore` protocol and its file-journal and memory implementations.
         .target(name: "TimerStorage", dependencies: ["Countdown", "TimerModel", "TimerSystem"]),
+        // Issue 14: libpq, PostgreSQL's C client (Debian's libpq-dev), for the store several hosts share.
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Issue 14: a small connection layer over libpq and the PostgreSQL `TimerStore`.
+        .target(name: "TimerPostgres", dependencies: ["CLibPQ", "Countdown", "TimerModel", "TimerStorage"]),
         // The command-line table and scanner shared by timerctl and timerd (help is rendered from it).
         .target(name: "CommandLineTable"),
         // The composition root, event loop, connections, configuration and systemd integration.
@@ -47,7 +53,7 @@ let package = Package(
             name: "TimerDaemon",
             dependencies: [
                 "Countdown", "TimerService", "TimerProtocol", "TimerModel", "TimerStorage", "DatePicking",
-                "TimerSystem", "CommandLineTable",
+                "TimerSystem", "CommandLineTable", "TimerPostgres",
             ]
         ),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
@@ -90,8 +96,12 @@ let package = Package(
             dependencies: ["TimerService", "Countdown", "TimerModel", "TimerProtocol", "TestSupport"]),
         .testTarget(
             name: "TimerStorageTests",
-            dependencies: ["TimerStorage", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
+            dependencies: ["TimerStorage", "TimerPostgres", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
+        // Issue 14: needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
+        .testTarget(
+            name: "TimerPostgresTests",
+            dependencies: ["TimerPostgres", "TimerStorage", "Countdown", "TimerModel", "TestSupport"]),
         .testTarget(
             name: "TimerDaemonTests",
             dependencies: [

@@ -30,7 +30,7 @@ extension CommandTable {
                     else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
                     history_limit, history_max_age, max_timers_per_user,
                     max_connections, max_connections_per_user, idle_timeout,
-                    log_level; a bad file at start-up exits 78
+                    log_level, store; a bad file at start-up exits 78
                     """),
             OptionSpec(
                 ["--exit-when-idle"], .value(ValueSpec("SECONDS", .number)),
@@ -109,6 +109,19 @@ extension CommandTable {
                     start even when the snapshot or the journal is missing or
                     damaged beyond repair, going on with what is left (else exit 65)
                     """),
+            OptionSpec(
+                ["--store"], .value(ValueSpec("CONNINFO", .text)),
+                help: """
+                    keep the timers in PostgreSQL (a libpq connection string or
+                    postgresql:// URI, no password: use ~/.pgpass) instead of
+                    the state directory; also store= in the file
+                    """),
+            OptionSpec(
+                ["--host-id"], .value(ValueSpec("NAME", .text)),
+                help: "this host's name in the database (default hostname-bootid)"),
+            OptionSpec(
+                ["--migrate-only"],
+                help: "create or migrate the PostgreSQL schema, then exit"),
             OptionSpec(["-h", "--help"], help: "show this help"),
             OptionSpec(["--version"], help: "show the version"),
         ],

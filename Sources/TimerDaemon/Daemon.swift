@@ -109,9 +109,22 @@ public final class Daemon {
         // The passed socket's number; adopted (owned) when the listener starts.
         let inherited = try SocketActivation.adoptControlSocket(environment: environment, pid: getpid())
         // 2-3. The store; loading takes the state directory's lock first (no second daemon may use it).
-        let stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
-        try RuntimePaths.ensurePrivateDirectory(stateDirectory)
-        store = options.makeStore(stateDirectory: stateDirectory)
+        // Issue 14: `--store`/`store=` selects PostgreSQL instead, and then no state directory is used.
+        let stateDirectory: String
+        let storeDescription: String
+        var hostID: String?
+        if let connection = options.storeConnection ?? config.storeConnection {
+            let host = options.hostID ?? DaemonOptions.defaultHostID()
+            store = options.makePostgresStore(connectionString: connection, hostID: host)
+            stateDirectory = store.location
+            storeDescription = "postgresql \(connection)"
+            hostID = host
+        } else {
+            stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
+            try RuntimePaths.ensurePrivateDirectory(stateDirectory)
+            store = options.makeStore(stateDirectory: stateDirectory)
+            storeDescription = "file \(stateDirectory)"
+        }
         let saved = try store.load()
         var engine = TimerEngine(
             clock: store.deadlineClock ?? SystemClock(), historyLimit: config.historyLimit,
@@ -136,6 +149,8 @@ public final class Daemon {
         service.programLocator = { program, searchPath in
             ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
         }
+        service.storeDescription = storeDescription
+        service.hostID = hostID
         idleSince = Syscall.bootTimeNanoseconds()
         let live = service.engine.liveCount
         log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")

@@ -1,6 +1,7 @@
 import Countdown
 import Glibc
 import TimerModel
+import TimerPostgres
 import TimerProtocol
 import TimerStorage
 import TimerSystem
@@ -32,6 +33,7 @@ public enum DaemonCommand {
             StandardStream.out("timerd \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
             return 0
         }
+        if options.migrateOnly { return migrate(options) }
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options, log: printError)
@@ -46,6 +48,42 @@ public enum DaemonCommand {
             return 1
         }
         return daemon.run()
+    }
+
+    /// `timerd --migrate-only` (issue 14): creates or migrates the PostgreSQL schema that
+    /// `--store` (or the configuration's `store`) names, prints what it did, and exits.
+    ///
+    /// - Parameter options: the parsed command line.
+    /// - Returns: 0 when the schema is current, 64 without a store, 78 for a bad configuration
+    ///   file, 1 when the database refuses or cannot be reached.
+    static func migrate(_ options: DaemonOptions) -> Int32 {
+        let connectionString: String
+        do {
+            let (config, _) = try DaemonConfig.resolve(
+                options: options, uid: getuid(), environment: ProcessEnvironment.current())
+            guard let chosen = options.storeConnection ?? config.storeConnection else {
+                printError("Error: --migrate-only needs --store (or store= in the configuration file)")
+                return 64
+            }
+            connectionString = chosen
+        } catch {
+            printError("timerd: cannot start: \(error)")
+            return 78
+        }
+        do {
+            let connection = try PostgresConnection(connectionString: connectionString)
+            let applied = try PostgresSchema.migrate(connection)
+            let version = PostgresSchema.currentVersion
+            StandardStream.out(
+                applied.isEmpty
+                    ? "timerd: schema already at version \(version)\n"
+                    : "timerd: schema migrated to version \(version) (applied \(applied.map(String.init).joined(separator: ", ")))\n"
+            )
+            return 0
+        } catch {
+            printError("timerd: cannot migrate: \(error)")
+            return 1
+        }
     }
 
     /// Writes one line to stderr, prefixed with `timerd: ` unless it already is, or is an

@@ -21,6 +21,10 @@ import TimerSystem
 public struct DaemonConfig: Sendable, Equatable {
     /// `history_limit`: how many ended timers are kept, 0…1,000,000 (default 1,000).
     public var historyLimit = 1_000
+    /// `store`: the PostgreSQL database to keep the timers in (issue 14; a libpq connection string
+    /// or URI, no password), or `nil` for the state directory. `--store` wins over it; a reload
+    /// does not switch stores (read at start-up only).
+    public var storeConnection: String?
     /// `history_max_age`: how long an ended timer is kept, in seconds (default 7 days, 604,800 s).
     ///
     /// Stored and exposed only: age-based trimming is implemented elsewhere.
@@ -45,7 +49,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The keys a file may set, in the order error messages list them.
     public static let keys = [
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
-        "idle_timeout", "log_level",
+        "idle_timeout", "log_level", "store",
     ]
 
     /// A configuration file that cannot be used.
@@ -120,6 +124,10 @@ public struct DaemonConfig: Sendable, Equatable {
                 } catch {
                     throw fail("idle_timeout: \(error)")
                 }
+            case "store":
+                // Issue 14: a PostgreSQL connection string or URI; checked when timerd connects.
+                guard !value.isEmpty else { throw fail("store needs a PostgreSQL connection string") }
+                config.storeConnection = value
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")

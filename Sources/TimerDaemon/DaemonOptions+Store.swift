@@ -1,3 +1,5 @@
+import Glibc
+import TimerPostgres
 import TimerStorage
 
 extension DaemonOptions {
@@ -16,5 +18,30 @@ extension DaemonOptions {
         return FileStore(
             directory: stateDirectory, journalMaximumRecords: journalMaximumRecords, writePolicy: writePolicy,
             lossPolicy: stateLossPolicy)
+    }
+}
+
+extension DaemonOptions {
+    /// The PostgreSQL store (issue 14) over `connectionString`, as this host.
+    ///
+    /// - Parameters:
+    ///   - connectionString: a libpq connection string or URI, without a password.
+    ///   - hostID: this host's name in the database.
+    /// - Returns: a store not yet loaded (nothing is contacted before `load()`).
+    func makePostgresStore(connectionString: String, hostID: String) -> any TimerStore {
+        PostgresStore(connectionString: connectionString, hostID: hostID, bootID: BootID.current() ?? "unknown-boot")
+    }
+
+    /// The default `--host-id`: the host name and the first 8 characters of the boot id
+    /// (`web1-3f2a9c1d`), so that a rebooted host is told from its earlier boot in claims and logs.
+    ///
+    /// - Returns: the name; `localhost` stands in for a host name that cannot be read.
+    static func defaultHostID() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let boot = BootID.current().map { String($0.prefix(8)) } ?? "noboot"
+        return (host.isEmpty ? "localhost" : host) + "-" + boot
     }
 }

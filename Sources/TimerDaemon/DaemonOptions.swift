@@ -51,6 +51,15 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Whether to start when saved changes are missing (`StateLossPolicy/accept`,
     /// `--accept-state-loss`) or to refuse with exit 65 (`StateLossPolicy/refuse`, the default).
     public var stateLossPolicy: StateLossPolicy = .refuse
+    /// `--store CONNINFO` (issue 14): keep the timers in the PostgreSQL database this libpq
+    /// connection string or `postgresql://` URI names instead of the state directory; `nil` takes
+    /// ``DaemonConfig``'s `store`, and without either the file store stays.
+    public var storeConnection: String?
+    /// `--host-id NAME`: this host's name in a shared store's claims and logs; `nil` for the
+    /// default (the host name and the first 8 characters of the boot id).
+    public var hostID: String?
+    /// `--migrate-only`: create or migrate the PostgreSQL schema, then exit.
+    public var migrateOnly = false
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -188,6 +197,16 @@ public struct DaemonOptions: Sendable, Equatable {
             }
             savePolicy = policy
         case "--accept-state-loss": stateLossPolicy = .accept
+        case "--store":
+            guard !text.isEmpty else { throw UsageError(message: "--store needs a PostgreSQL connection string") }
+            storeConnection = text
+        case "--host-id":
+            guard !text.isEmpty, text.utf8.count <= 255, !text.contains(where: { $0.isWhitespace || $0.isNewline })
+            else {
+                throw UsageError(message: "--host-id must be 1 to 255 bytes without spaces, got \"\(text)\"")
+            }
+            hostID = text
+        case "--migrate-only": migrateOnly = true
         case "--help": showHelp = true
         case "--version": showVersion = true
         default:

@@ -233,7 +233,8 @@ extension PingResult: JSONReadable {
         let object = try JSONObjectReader(json, "ping result")
         self.init(
             version: try object.string("version"), protocolVersion: try object.integer("protocolVersion"),
-            pid: try object.integer("pid"))
+            pid: try object.integer("pid"), store: try object.optionalString("store"),
+            hostID: try object.optionalString("hostID"))
     }
 }
 

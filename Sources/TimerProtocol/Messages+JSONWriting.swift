@@ -38,14 +38,25 @@ extension RPCError {
 }
 
 extension PingResult {
-    /// Writes `{"pid":…,"protocolVersion":…,"version":…}`.
+    /// Writes `{"hostID":…,"pid":…,"protocolVersion":…,"store":…,"version":…}` (keys sorted;
+    /// `hostID` and `store` left out when absent).
     ///
     /// - Parameter writer: the writer to append to.
     package func write(to writer: inout JSONBytesWriter) {
-        writer.raw(#"{"pid":"#)
+        writer.bytes.append(UInt8(ascii: "{"))
+        if let hostID {
+            writer.raw(#""hostID":"#)
+            writer.string(hostID)
+            writer.raw(",")
+        }
+        writer.raw(#""pid":"#)
         writer.integer(Int64(pid))
         writer.raw(#","protocolVersion":"#)
         writer.integer(Int64(protocolVersion))
+        if let store {
+            writer.raw(#","store":"#)
+            writer.string(store)
+        }
         writer.raw(#","version":"#)
         writer.string(version)
         writer.bytes.append(UInt8(ascii: "}"))

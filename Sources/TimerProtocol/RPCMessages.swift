@@ -216,12 +216,27 @@ public struct PingResult: Sendable, Hashable, Codable {
     public var protocolVersion: Int
     /// The daemon's process id.
     public var pid: Int32
+    /// Where the daemon keeps its timers (`file /var/lib/timerd`, `postgresql host=/run/pg …`);
+    /// absent from daemons before issue 14.
+    public var store: String?
+    /// The host's name in a store several hosts share (`timerd --host-id`); absent for a store of
+    /// one host.
+    public var hostID: String?
 
     /// Creates a ping result.
-    public init(version: String, protocolVersion: Int, pid: Int32) {
+    ///
+    /// - Parameters:
+    ///   - version: the daemon's version.
+    ///   - protocolVersion: the protocol version.
+    ///   - pid: the daemon's process id.
+    ///   - store: where it keeps its timers, if it says.
+    ///   - hostID: its host id in a shared store, if any.
+    public init(version: String, protocolVersion: Int, pid: Int32, store: String? = nil, hostID: String? = nil) {
         self.version = version
         self.protocolVersion = protocolVersion
         self.pid = pid
+        self.store = store
+        self.hostID = hostID
     }
 }
 

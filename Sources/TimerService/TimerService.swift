@@ -24,6 +24,11 @@ public struct TimerService: Sendable {
     public var quota: Int?
     /// The process id `daemon.ping` reports.
     public var pid: Int32
+    /// Where the timers are kept, as `daemon.ping` reports it (`file DIR`, `postgresql …`), or
+    /// `nil` to leave it out.
+    public var storeDescription: String?
+    /// The host id `daemon.ping` reports for a store several hosts share, or `nil`.
+    public var hostID: String?
 
     /// Who is subscribed to which events; a pending `timer.wait` is one subscription.
     public internal(set) var subscriptions = SubscriptionRegistry()
@@ -290,7 +295,8 @@ public struct TimerService: Sendable {
         case .daemonPing:
             try Self.allowOnly([], in: params, method: method)
             let result = PingResult(
-                version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid)
+                version: ServiceVersion.version, protocolVersion: ServiceVersion.protocolVersion, pid: pid,
+                store: storeDescription, hostID: hostID)
             var writer = JSONBytesWriter(capacity: 64)
             result.write(to: &writer)
             return .result(writer.bytes, changed: false)

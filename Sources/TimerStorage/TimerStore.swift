@@ -23,9 +23,10 @@ import Countdown
 /// - ``MemoryStore``: the state in memory, checked as a shared store would check it.
 ///
 /// ## How a shared store (several hosts, one database) uses each method
-/// A store that several daemons share (the planned PostgreSQL store; prior art: the job queues
-/// river, Oban and solid_queue) is the authority, not a copy of one engine. None is built yet;
-/// this is the contract it will meet:
+/// A store that several daemons share (prior art: the job queues river, Oban and solid_queue) is
+/// the authority, not a copy of one engine. The PostgreSQL store (`PostgresStore` in the
+/// TimerPostgres module) is built so far in the form where one timerd serves a schema
+/// (docs/multihost.md); this is the contract its shared form will meet:
 /// - ``load()`` reads the timers this host may serve; `isSameBoot` is false, because boot-time
 ///   instants of another host mean nothing here (the engine then re-times running timers from
 ///   their wall-clock start).

@@ -145,7 +145,10 @@ struct ManPageTests {
                 "--socket", "--state-dir", "--config", "--exit-when-idle", "--request-timeout", "--max-connections",
                 "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
                 "--history-limit", "--history-max-age", "--log-level", "--save", "--accept-state-loss",
-                "--action-timeout", "-h",
+                "--action-timeout",
+                // Issue 14: the PostgreSQL store.
+                "--store", "--host-id", "--migrate-only",
+                "-h",
                 "--help", "--version",
             ])
     }

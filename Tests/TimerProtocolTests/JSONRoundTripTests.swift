@@ -48,6 +48,11 @@ struct JSONRoundTripTests {
         #expect(try Self.ours([TimerInfo]()) == Self.pretty([TimerInfo]()))
         let ping = PingResult(version: "0.1.0", protocolVersion: 1, pid: 4_242)
         #expect(try Self.ours(ping) == Self.pretty(ping))
+        // Issue 14: a daemon on PostgreSQL names its store and host id.
+        let shared = PingResult(
+            version: "0.1.0", protocolVersion: 1, pid: 4_242, store: "postgresql host=/run/pg dbname=timers",
+            hostID: "web1-3f2a9c1d")
+        #expect(try Self.ours(shared) == Self.pretty(shared))
         for reload in [ReloadResult(config: "/etc/timerd.conf", found: true), ReloadResult(config: nil, found: false)] {
             #expect(try Self.ours(reload) == Self.pretty(reload))
         }

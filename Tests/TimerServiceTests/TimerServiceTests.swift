@@ -337,6 +337,14 @@ struct TimerServiceTests {
         #expect(!outcome.changedState && outcome.event == nil)
         let response = try JSONDecoder().decode(RPCResponse<PingResult>.self, from: Data(try #require(outcome.reply)))
         #expect(response.result == PingResult(version: "0.1.0", protocolVersion: 1, pid: 4_242))
+        // Issue 14: with a store and host id set they come first and next to last (keys sorted).
+        harness.service.storeDescription = "postgresql host=/run/pg"
+        harness.service.hostID = "web1"
+        let shared = harness.send(#"{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}"#)
+        #expect(
+            try text(shared.reply)
+                == #"{"id":2,"jsonrpc":"2.0","result":{"hostID":"web1","pid":4242,"protocolVersion":1,"store":"postgresql host=/run/pg","version":"0.1.0"}}"#
+        )
     }
 
     @Test("Ids come back as sent: strings, integers, fractions and null")

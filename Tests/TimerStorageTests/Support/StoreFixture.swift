@@ -1,6 +1,8 @@
 import Countdown
 import Foundation
 import Glibc
+import TestSupport
+import TimerPostgres
 import TimerStorage
 
 /// When the stores of these tests are used: 2026-11-29T15:17:33Z.
@@ -12,6 +14,14 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case file
     /// ``MemoryStore`` over one ``MemoryStore/Contents``.
     case memory
+    /// `PostgresStore` in a fresh schema of the test cluster (issue 14), host `host-a`, boot `boot-a`.
+    case postgres
+
+    /// Every store; PostgreSQL whenever the test cluster is enabled (always in CI, where a missing
+    /// server then fails these tests rather than leaving them out).
+    static var allCases: [StoreKind] {
+        PostgresTestCluster.isEnabled ? [.file, .memory, .postgres] : [.file, .memory]
+    }
 
     var description: String { rawValue }
 
@@ -25,10 +35,20 @@ final class StoreFixture {
     let kind: StoreKind
     private let directory: StateDirectory?
     private let contents = MemoryStore.Contents()
+    private let postgres: String?
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
         directory = kind == .file ? try StateDirectory() : nil
+        if kind == .postgres {
+            // A schema of its own: the tables the store creates stay apart from other tests'.
+            let base = try PostgresTestCluster.connectionString()
+            let schema = "c_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            try PostgresConnection(connectionString: base).execute("CREATE SCHEMA \(schema)")
+            postgres = base + " options='-csearch_path=\(schema)'"
+        } else {
+            postgres = nil
+        }
     }
 
     /// A new store over the same state as every earlier one of this fixture (a restart). The file
@@ -37,6 +57,7 @@ final class StoreFixture {
         if let directory {
             return FileStore(directory: directory.path, bootID: "boot-a", journalMaximumRecords: 4)
         }
+        if let postgres { return PostgresStore(connectionString: postgres, hostID: "host-a", bootID: "boot-a") }
         return MemoryStore(contents: contents)
     }
 }

@@ -1,0 +1,259 @@
+/// The claim protocol several hosts fire timers by, on one database (docs/multihost.md): every
+/// deadline is on the database's clock (`clock_timestamp()`), a due timer is claimed under a lease
+/// and a fencing counter, and its completion (finish, or arming of its group's next step) is
+/// accepted only under the current fence, in the same transaction as its outbox row.
+///
+/// The prior art this follows (river, Oban, solid_queue, graphile-worker): claim with
+/// `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED) RETURNING`, so hosts never block on each
+/// other's rows and never take the same row; a claim whose lease ran out (its host died) is
+/// claimable again, which is the rescue; the fence makes the late completion of a host that lost
+/// its lease a no-op.
+///
+/// Each host uses its own connection; calls block until the server answers.
+public final class PostgresTimerQueue {
+    /// A timer this host claimed.
+    public struct Claim: Sendable, Equatable {
+        /// The timer's id.
+        public var id: Int64
+        /// The fence this claim holds; completion needs it.
+        public var fence: Int64
+        /// The group step that fell due (0 for a plain timer).
+        public var step: Int
+        /// How many steps the timer has.
+        public var steps: Int
+        /// Whether another host had claimed it before and its lease ran out (a rescue).
+        public var isRescue: Bool
+        /// How late the claim came, in seconds of the database clock (claim time − due time, ≥ 0).
+        public var lateness: Double
+    }
+
+    /// What a completion did.
+    public enum Completion: Sendable, Equatable {
+        /// The timer finished: its `finished` outbox row is written.
+        case finished
+        /// A group's step ended and the next one is armed (`step` outbox row).
+        case nextStep(Int)
+        /// The claim's fence is no longer current (the lease ran out and another host claimed it,
+        /// or the timer was paused or stopped): nothing was written.
+        case fenceLost
+    }
+
+    /// The connection this host uses.
+    public let connection: PostgresConnection
+    /// This host's name in claims (`claimed_by`) and outbox rows.
+    public let hostID: String
+
+    /// A queue on `connection` for host `hostID`; the schema must be migrated
+    /// (``PostgresSchema/migrate(_:)``).
+    ///
+    /// - Parameters:
+    ///   - connection: this host's connection.
+    ///   - hostID: this host's name.
+    public init(connection: PostgresConnection, hostID: String) {
+        self.connection = connection
+        self.hostID = hostID
+    }
+
+    /// Starts a timer: its first step falls due `segmentsNanoseconds[0]` after now on the
+    /// database clock. Sends `NOTIFY timerd_wake` only when it is the new earliest deadline
+    /// (a NOTIFY per insert would serialise writers: pg-boss and graphile-worker limit it too).
+    ///
+    /// - Parameters:
+    ///   - owner: the uid that owns it.
+    ///   - name: its name, unique among the owner's live timers, or `nil`.
+    ///   - segmentsNanoseconds: each step's length (≥ 1 each; one for a plain timer).
+    /// - Returns: the store-assigned id.
+    /// - Throws: ``PostgresError``; a taken name is ``PostgresError/constraint(sqlState:constraint:message:)``
+    ///   on `timerd_timers_live_name`.
+    @discardableResult
+    public func start(owner: UInt32, name: String?, segmentsNanoseconds: [Int64]) throws(PostgresError) -> Int64 {
+        let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
+        return try connection.transaction { connection throws(PostgresError) in
+            let id =
+                try connection.query("UPDATE timerd_ids SET next_id = next_id + 1 RETURNING next_id - 1").int64(0, 0)
+                ?? 0
+            let rows = try connection.query(
+                """
+                INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
+                    segments_ns)
+                VALUES ($1, $2, $3, true, 'running',
+                    clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9), 0,
+                    cardinality($4::bigint[]), 1, $5, $4::bigint[])
+                RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
+                """, [String(id), String(owner), name, segments, hostID])
+            try connection.query(
+                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
+                [String(id), hostID])
+            if rows.value(0, 0) == "t" { try connection.query("SELECT pg_notify('timerd_wake', $1)", [String(id)]) }
+            return id
+        }
+    }
+
+    /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
+    /// lease), earliest first, in one statement: each gets `fence + 1`, `claimed_by` = this host
+    /// and `claim_until = clock_timestamp() + lease`.
+    ///
+    /// - Parameters:
+    ///   - limit: the most timers to claim (≥ 1).
+    ///   - leaseSeconds: how long the claim holds without renewal.
+    /// - Returns: the claims, earliest deadline first.
+    /// - Throws: ``PostgresError``.
+    /// - Complexity: one round trip; O(limit log n) in the server (the `due_at` index).
+    public func claimDue(limit: Int, leaseSeconds: Double) throws(PostgresError) -> [Claim] {
+        let rows = try connection.query(
+            """
+            UPDATE timerd_timers t
+            SET fence = t.fence + 1, claimed_by = $1,
+                claim_until = clock_timestamp() + make_interval(secs => $2::double precision),
+                version = t.version + 1
+            FROM (
+                SELECT id, claimed_by AS previous FROM timerd_timers
+                WHERE state = 'running' AND due_at <= clock_timestamp()
+                  AND (claim_until IS NULL OR claim_until < clock_timestamp())
+                ORDER BY due_at LIMIT $3
+                FOR UPDATE SKIP LOCKED
+            ) due
+            WHERE t.id = due.id
+            RETURNING t.id, t.fence, t.step, t.steps, due.previous IS NOT NULL,
+                greatest(0, extract(epoch FROM clock_timestamp() - t.due_at))
+            """, [hostID, String(leaseSeconds), String(max(1, limit))])
+        return rows.rows.indices.map { row in
+            Claim(
+                id: rows.int64(row, 0) ?? 0, fence: rows.int64(row, 1) ?? 0, step: Int(rows.int64(row, 2) ?? 0),
+                steps: Int(rows.int64(row, 3) ?? 1), isRescue: rows.value(row, 4) == "t",
+                lateness: Double(rows.value(row, 5) ?? "0") ?? 0)
+        }
+    }
+
+    /// Completes a claim: in one transaction, under the claim's fence, either finishes the timer or
+    /// arms its next step (due one step length after the step that ended, so a late claim does not
+    /// stretch the group), and writes the outbox row (`finished` or `step`) with that fence.
+    ///
+    /// - Parameter claim: a claim of this host.
+    /// - Returns: what happened; ``Completion/fenceLost`` writes nothing.
+    /// - Throws: ``PostgresError``.
+    public func complete(_ claim: Claim) throws(PostgresError) -> Completion {
+        try connection.transaction { connection throws(PostgresError) in
+            let rows = try connection.query(
+                """
+                UPDATE timerd_timers
+                SET step = CASE WHEN step + 1 < steps THEN step + 1 ELSE step END,
+                    state = CASE WHEN step + 1 < steps THEN 'running' ELSE 'finished' END,
+                    live = step + 1 < steps,
+                    due_at = CASE WHEN step + 1 < steps
+                        THEN due_at + make_interval(secs => segments_ns[step + 2] / 1e9) END,
+                    claim_until = NULL, claimed_by = NULL, version = version + 1, updated_at = now()
+                WHERE id = $1 AND fence = $2 AND claimed_by = $3 AND state = 'running'
+                RETURNING state, step
+                """, [String(claim.id), String(claim.fence), hostID])
+            guard let state = rows.value(0, 0) else { return .fenceLost }
+            let kind = state == "finished" ? "finished" : "step"
+            try connection.query(
+                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",
+                [String(claim.id), kind, String(claim.fence), hostID])
+            return state == "finished" ? .finished : .nextStep(Int(rows.int64(0, 1) ?? 0))
+        }
+    }
+
+    /// Extends every lease this host holds by `leaseSeconds` from now (database clock): call it
+    /// while work on claims is in progress.
+    ///
+    /// - Parameter leaseSeconds: the new lease length.
+    /// - Returns: how many claims were renewed.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func renewLeases(leaseSeconds: Double) throws(PostgresError) -> Int {
+        try connection.query(
+            """
+            UPDATE timerd_timers SET claim_until = clock_timestamp() + make_interval(secs => $2::double precision)
+            WHERE claimed_by = $1 AND state = 'running' AND claim_until >= clock_timestamp()
+            """, [hostID, String(leaseSeconds)]
+        ).affected
+    }
+
+    /// Pauses a running timer of `owner` from any host: keeps the time left of its current step
+    /// (`due_at − now()`, the transaction's instant on the database clock), clears the deadline and any claim, and moves the fence on so
+    /// that an in-flight completion of it is refused.
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - owner: the requester's uid; another owner's timer is not found.
+    /// - Returns: the nanoseconds left, or `nil` when no running timer of `owner` has that id.
+    /// - Throws: ``PostgresError``.
+    public func pause(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+        try transition(
+            id: id, owner: owner, from: "running", kind: "paused",
+            set: """
+                state = 'paused', remaining_ns = greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint),
+                due_at = NULL
+                """, returning: "remaining_ns")
+    }
+
+    /// Resumes a paused timer of `owner` from any host: due `remaining` after now on the database
+    /// clock.
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - owner: the requester's uid.
+    /// - Returns: the nanoseconds left, or `nil` when no paused timer of `owner` has that id.
+    /// - Throws: ``PostgresError``.
+    public func resume(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+        try transition(
+            id: id, owner: owner, from: "paused", kind: "resumed",
+            set: """
+                state = 'running', due_at = now() + make_interval(secs => remaining_ns / 1e9),
+                remaining_ns = NULL
+                """, returning: "(extract(epoch FROM due_at - now()) * 1e9)::bigint")
+    }
+
+    /// Stops a live timer of `owner` from any host.
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - owner: the requester's uid.
+    /// - Returns: whether a live timer of `owner` with that id was stopped.
+    /// - Throws: ``PostgresError``.
+    public func stop(id: Int64, owner: UInt32) throws(PostgresError) -> Bool {
+        try transition(
+            id: id, owner: owner, from: nil, kind: "stopped",
+            set: "state = 'stopped', live = false, due_at = NULL, remaining_ns = NULL", returning: "0") != nil
+    }
+
+    /// One guarded transition with its outbox row, in one transaction.
+    private func transition(id: Int64, owner: UInt32, from: String?, kind: String, set: String, returning: String)
+        throws(PostgresError) -> Int64?
+    {
+        try connection.transaction { connection throws(PostgresError) in
+            let rows = try connection.query(
+                """
+                UPDATE timerd_timers
+                SET \(set), fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
+                    updated_at = now()
+                WHERE id = $1 AND owner = $2 AND \(from.map { "state = '\($0)'" } ?? "live")
+                RETURNING fence, \(returning)
+                """, [String(id), String(owner)])
+            guard let fence = rows.value(0, 0) else { return nil }
+            try connection.query(
+                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",
+                [String(id), kind, fence, hostID])
+            return rows.int64(0, 1) ?? 0
+        }
+    }
+
+    /// Seconds until the earliest deadline on the database clock, capped at `cap` (and 0 when one
+    /// is due): how long a host may sleep before claiming again, unless a `timerd_wake`
+    /// notification comes first.
+    ///
+    /// - Parameter cap: the longest sleep, in seconds (1 s in timerd's design).
+    /// - Returns: seconds in 0 … `cap`.
+    /// - Throws: ``PostgresError``.
+    public func secondsUntilNextDue(cap: Double) throws(PostgresError) -> Double {
+        let rows = try connection.query(
+            """
+            SELECT extract(epoch FROM min(coalesce(greatest(due_at, claim_until), due_at)) - clock_timestamp())
+            FROM timerd_timers WHERE state = 'running'
+            """)
+        guard let text = rows.value(0, 0), let seconds = Double(text) else { return cap }
+        return min(cap, max(0, seconds))
+    }
+}

@@ -1,0 +1,121 @@
+/// The tables timerd keeps in PostgreSQL, and their migrations.
+///
+/// Every table is created in the connection's current schema (`search_path`), so that several
+/// independent sets of timers can share one database, one schema each. Migrations run in one
+/// transaction under `pg_advisory_xact_lock`, so hosts that start at once apply each version
+/// exactly once and the others wait, then find it applied (PostgreSQL documentation 9.27.10,
+/// "Advisory Lock Functions").
+public enum PostgresSchema {
+    /// The newest schema version this build knows; a database at a newer version is refused.
+    public static let currentVersion = 2
+
+    /// Version 1.
+    ///
+    /// - `timerd_ids`: the next id to hand out (one row): ids are assigned by the store, for all
+    ///   hosts, and never reused.
+    /// - `timerd_hosts`: each host's boot id (whether its boot-time instants still hold) and when
+    ///   it was last seen.
+    /// - `timerd_timers`: one row per timer. `record` is the engine's own record (the binary form
+    ///   of the file store's journal, so a timer round-trips exactly); the other columns are what
+    ///   the database itself decides on: `owner`, `name` and `live` for the rule that names are
+    ///   unique among one owner's live timers (a partial unique index), `state`, `due_at` (the
+    ///   deadline), `remaining_ns` (of a paused timer), `step`/`steps` (a group's position),
+    ///   `version` (bumped by every write, against lost updates), `fence` (bumped by every
+    ///   transition into running and by every claim), `claim_until`/`claimed_by` (a lease).
+    /// - `timerd_events`: the outbox: one row per state transition, with `UNIQUE (timer_id, kind,
+    ///   fence)`, so that a finish under one fence can be written once only.
+    static let version1 = """
+        CREATE TABLE timerd_ids (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            next_id bigint NOT NULL CHECK (next_id >= 1)
+        );
+        INSERT INTO timerd_ids (singleton, next_id) VALUES (true, 1);
+        CREATE TABLE timerd_hosts (
+            host_id text PRIMARY KEY,
+            boot_id text NOT NULL,
+            seen_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE timerd_timers (
+            id bigint PRIMARY KEY CHECK (id >= 1),
+            owner bigint NOT NULL,
+            name text,
+            live boolean NOT NULL,
+            state text NOT NULL CHECK (state IN ('pending', 'running', 'paused', 'finished', 'stopped')),
+            due_at timestamptz,
+            remaining_ns bigint,
+            step integer NOT NULL DEFAULT 0,
+            steps integer NOT NULL CHECK (steps >= 1),
+            version bigint NOT NULL DEFAULT 1,
+            fence bigint NOT NULL DEFAULT 0,
+            claim_until timestamptz,
+            claimed_by text,
+            written_by text NOT NULL,
+            record bytea NOT NULL,
+            updated_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE UNIQUE INDEX timerd_timers_live_name ON timerd_timers (owner, name)
+            WHERE live AND name IS NOT NULL;
+        CREATE INDEX timerd_timers_due ON timerd_timers (due_at) WHERE state = 'running';
+        CREATE TABLE timerd_events (
+            seq bigserial PRIMARY KEY,
+            timer_id bigint NOT NULL,
+            kind text NOT NULL,
+            fence bigint NOT NULL,
+            host_id text NOT NULL,
+            at timestamptz NOT NULL DEFAULT now(),
+            UNIQUE (timer_id, kind, fence)
+        );
+        """
+
+    /// Version 2: what the claim protocol of several hosts (``PostgresTimerQueue``) needs beside
+    /// the engine's record: each step's length in the database itself (`segments_ns`, so that
+    /// completing step k can arm step k+1 in the same statement), and `record` optional (a timer
+    /// written by the queue has only its columns), plus the index the claim's scan uses for
+    /// leases.
+    static let version2 = """
+        ALTER TABLE timerd_timers ADD COLUMN segments_ns bigint[];
+        ALTER TABLE timerd_timers ALTER COLUMN record DROP NOT NULL;
+        CREATE INDEX timerd_timers_claimed ON timerd_timers (claimed_by) WHERE claimed_by IS NOT NULL;
+        """
+
+    /// The migrations by the version they bring the schema to.
+    static let migrations: [(version: Int, sql: String)] = [(1, version1), (2, version2)]
+
+    /// Brings the current schema to ``currentVersion``: creates the version table if missing,
+    /// then applies each missing migration, all in one transaction under an advisory lock.
+    ///
+    /// - Parameter connection: a connection; left outside any transaction.
+    /// - Returns: the versions applied now (empty when the schema was current).
+    /// - Throws: ``PostgresError``, or ``PostgresError/server(sqlState:message:)`` with SQLSTATE
+    ///   `TD001` when the database is at a version newer than this build knows.
+    @discardableResult
+    public static func migrate(_ connection: PostgresConnection) throws(PostgresError) -> [Int] {
+        try connection.transaction { connection throws(PostgresError) in
+            // One lock per schema: hosts of other schemas in the same database do not wait.
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext('timerd-migrate:' || current_schema()))")
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS timerd_schema (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            let found = Int(
+                try connection.query("SELECT coalesce(max(version), 0) FROM timerd_schema").int64(0, 0) ?? 0)
+            guard found <= currentVersion else {
+                throw PostgresError.server(
+                    sqlState: "TD001",
+                    message:
+                        "the timerd schema is at version \(found), newer than this timerd knows (\(currentVersion)); "
+                        + "upgrade timerd")
+            }
+            var applied: [Int] = []
+            for migration in migrations where migration.version > found {
+                try connection.execute(migration.sql)
+                try connection.query("INSERT INTO timerd_schema (version) VALUES ($1)", [String(migration.version)])
+                applied.append(migration.version)
+            }
+            return applied
+        }
+    }
+}

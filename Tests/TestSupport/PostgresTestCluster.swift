@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// The PostgreSQL server tests that need one use (issue 14).
+///
+/// `TIMERD_TEST_PG` names it (a libpq connection string; `.ci/run` starts a throw-away cluster
+/// with `scripts/pg-cluster` and sets it). Without it, the first test that asks starts its own
+/// throw-away cluster with `scripts/pg-cluster start` (Unix socket only, in a temporary directory)
+/// and stops it once the test process is gone (`PG_CLUSTER_OWNER_PID`). When neither works the tests that need it fail,
+/// loudly, with the reason; outside CI (`CI` not `true`) they are disabled instead, with that
+/// reason in the test report.
+public enum PostgresTestCluster {
+    private static let state = Mutex<Result<String, ClusterError>?>(nil)
+
+    /// Why no server could be had.
+    public struct ClusterError: Error, CustomStringConvertible, Sendable {
+        /// The reason.
+        public var description: String
+    }
+
+    /// The server's connection string, starting a cluster on first use when none is given.
+    ///
+    /// - Returns: the connection string (`host=/tmp/timerd-pg.X user=postgres dbname=postgres`).
+    /// - Throws: ``ClusterError`` naming why no server is available.
+    public static func connectionString() throws(ClusterError) -> String {
+        let result = state.withLock { state -> Result<String, ClusterError> in
+            if let state { return state }
+            let result = start()
+            state = result
+            return result
+        }
+        return try result.get()
+    }
+
+    /// Whether tests needing PostgreSQL run: when a server is available, and always in CI or when
+    /// `TIMERD_TEST_PG` is set (`.ci/run` sets it), where they then fail with the reason, so a
+    /// missing server cannot pass as skipped tests.
+    public static var isEnabled: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["CI"] == "true" || !(environment["TIMERD_TEST_PG"] ?? "").isEmpty { return true }
+        return (try? connectionString()) != nil
+    }
+
+    /// The package's root directory (two levels above this file's folder).
+    public static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// Runs `scripts/pg-cluster ARGUMENTS` through `posix_spawn` and `waitpid` (Foundation's
+    /// `Process.waitUntilExit` hung inside the test runner while the child sat unreaped), with its
+    /// output in a temporary file.
+    ///
+    /// - Parameters:
+    ///   - arguments: the script's arguments (`start DIR`, `down DIR`, …).
+    ///   - extra: variables added to the environment.
+    /// - Returns: the exit status and the output (stdout and stderr together).
+    public static func runScript(_ arguments: [String], environment extra: [String: String] = [:]) -> (Int32, String) {
+        let output = "/tmp/timerd-pg-cluster-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        defer { unlink(output) }
+        let script = packageRoot + "/scripts/pg-cluster"
+        let command = ([script] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " >'\(output)' 2>&1"
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return (-1, "posix_spawn failed") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        // WIFEXITED/WEXITSTATUS: the low 7 bits are the signal, the next 8 the exit status.
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+    }
+
+    private static func start() -> Result<String, ClusterError> {
+        if let given = ProcessInfo.processInfo.environment["TIMERD_TEST_PG"], !given.isEmpty { return .success(given) }
+        let (status, text) = runScript(
+            ["start"], environment: ["PG_CLUSTER_FSYNC": "off", "PG_CLUSTER_OWNER_PID": String(getpid())])
+        guard status == 0, let line = text.split(separator: "\n").last.map(String.init), line.hasPrefix("host=") else {
+            return .failure(
+                ClusterError(
+                    description: "no PostgreSQL for the tests: set TIMERD_TEST_PG, or install postgresql "
+                        + "(scripts/pg-cluster start exited \(status): \(text))"))
+        }
+        return .success(line)
+    }
+}
