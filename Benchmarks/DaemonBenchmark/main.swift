@@ -9,6 +9,8 @@
 //   baseline [--count N]                         clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) loop
 //   exec [--runs N] -- PROGRAM ARGS…             whole-process wall time (posix_spawn to waitpid)
 //   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
+//   events --socket PATH [--subscribers N] [--count E] [--latency K]
+//                                                notifications to N subscribers (EventsBenchmark.swift)
 import Glibc
 
 // MARK: - Small helpers
@@ -388,5 +390,6 @@ case "lateness": lateness(options)
 case "baseline": baseline(options)
 case "exec": execTime(options)
 case "ready": ready(options)
+case "events": eventsBenchmark(options)
 default: fail("unknown command \(arguments[1])")
 }

@@ -41,9 +41,10 @@ struct EventFairnessEndToEndTests {
             }
         }
 
-        /// Ends the child (SIGTERM) and waits for it.
+        /// Ends the child and waits for it. SIGKILL: the test runner blocks SIGTERM, and a child
+        /// started by `Process` inherits that mask, so `terminate()` would not end it.
         func stop() {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
