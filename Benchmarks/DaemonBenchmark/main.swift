@@ -9,6 +9,8 @@
 //   baseline [--count N]                         clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) loop
 //   exec [--runs N] -- PROGRAM ARGS…             whole-process wall time (posix_spawn to waitpid)
 //   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
+//   events --socket PATH [--subscribers N] [--count E] [--latency K]
+//                                                notifications to N subscribers (EventsBenchmark.swift)
 import Glibc
 
 // MARK: - Small helpers
@@ -394,5 +396,6 @@ case "ready": ready(options)
 case "ops": operations(options)
 case "notify": notifySink(options)
 case "redis-proto": redisProtocol(options)
+case "events": eventsBenchmark(options)
 default: fail("unknown command \(arguments[1])")
 }

@@ -45,12 +45,15 @@ extension ControlCommand {
 enum EventLine {
     /// One event: local time, kind, id, name (`-` for none) and a detail.
     ///
-    /// - Parameter event: the notification.
+    /// - Parameters:
+    ///   - event: the notification.
+    ///   - localTime: how an instant is shown (default: ``localTime(_:)``, the local zone).
     /// - Returns: the line with its newline.
-    static func render(_ event: TimerEventNotification) -> String {
+    static func render(_ event: TimerEventNotification, localTime: (Date) -> String = localTime) -> String {
         let time = ISO8601.date(from: event.at).map(localTime) ?? event.at
         let columns = [
-            time, event.event.padding(to: 8), event.timer.id, event.timer.name ?? "-", detail(of: event),
+            time, event.event.padding(to: 8), event.timer.id, event.timer.name ?? "-",
+            detail(of: event, localTime: localTime),
         ]
         return columns.joined(separator: "  ").trimmingTrailingSpaces + "\n"
     }
@@ -66,7 +69,7 @@ enum EventLine {
     }
 
     /// What the kind says in a few words.
-    private static func detail(of event: TimerEventNotification) -> String {
+    private static func detail(of event: TimerEventNotification, localTime: (Date) -> String) -> String {
         let timer = event.timer
         let left = DurationFormatter.clock(seconds: timer.remaining) + " left"
         switch event.event {

@@ -1,3 +1,4 @@
+import Countdown
 import TimerService
 
 /// Server-pushed events (docs/protocol.md, "Events"): the notifications the service produces are
@@ -48,6 +49,15 @@ extension Daemon {
             }
             pendingFlush.insert(connection.token)
         }
+    }
+
+    /// Numbers and sends an event the daemon itself produced (an on-finish action's result, …):
+    /// subscribers hear of it after this turn's commit, like the engine's events.
+    ///
+    /// - Parameter event: what happened.
+    func publish(_ event: TimerEvent) {
+        for wakeup in service.publish(event) { deliver(wakeup) }
+        collectNotifications()
     }
 
     /// Ends the subscriptions of a connection that goes away.

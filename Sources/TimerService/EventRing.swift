@@ -5,8 +5,9 @@ import Countdown
 ///
 /// Every event the engine reports gets the next sequence number (1, 2, 3 … for the life of the
 /// daemon process; they start again at 1 when timerd starts) and goes into the ring, whether or not
-/// anyone is subscribed. The ring keeps the last ``capacity`` events (4,096 by default, about
-/// 1.5 MiB of timer snapshots for plain timers); older ones are forgotten, and a client that asks
+/// anyone is subscribed. The ring keeps the last ``capacity`` events (4,096 by default; about
+/// 1 KiB each for a plain timer once its line is written, so about 4 MiB, more for large groups);
+/// older ones are forgotten, and a client that asks
 /// for them gets a `timer.gap` notification (reason `ring`) naming the numbers it cannot have.
 ///
 /// An event's notification line is written once, when it is first delivered or replayed, and

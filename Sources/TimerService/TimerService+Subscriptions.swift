@@ -133,9 +133,25 @@ extension TimerService {
     /// - Complexity: O(k log k) per event for its k subscribers, plus one line written per event
     ///   that has any.
     mutating func routeEvents() -> [(waiter: WaiterID, reply: [UInt8])] {
+        route(engine.takeEvents())
+    }
+
+    /// Numbers and fans out an event that did not come from the engine's own operations (for
+    /// example the result of an on-finish action that the daemon ran), exactly as the engine's
+    /// events are: into the ring, to matching subscriptions (``takeNotifications()``) and waits.
+    /// The engine's pending events go first, so numbers follow the order things happened.
+    ///
+    /// - Parameter event: what happened; its kind needs a case in ``eventMembers(of:)``.
+    /// - Returns: the `timer.wait` replies it ends (none unless its kind is an ending).
+    public mutating func publish(_ event: TimerEvent) -> [(waiter: WaiterID, reply: [UInt8])] {
+        route(engine.takeEvents() + [event])
+    }
+
+    /// Numbers `events` into the ring and fans them out.
+    private mutating func route(_ events: [TimerEvent]) -> [(waiter: WaiterID, reply: [UInt8])] {
         var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
-        for event in engine.takeEvents() {
-            let seq = events.append(event)
+        for event in events {
+            let seq = self.events.append(event)
             let deliveries = subscriptions.deliveries(for: event)
             guard !deliveries.isEmpty else { continue }
             var line: [UInt8]?

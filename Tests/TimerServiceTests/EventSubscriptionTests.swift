@@ -166,6 +166,23 @@ struct EventSubscriptionTests {
         #expect(service.takeNotifications().isEmpty)
     }
 
+    @Test("publish numbers an event from outside the engine and fans it out like the engine's own")
+    func publish() throws {
+        var (service, _) = makeService()
+        _ = service.send(subscribeAll, uid: 1_000, connection: 1, waiter: 1)
+        _ = service.send(start("tea"), uid: 1_000, connection: 2, waiter: 2)
+        _ = service.taken()
+        let snapshot = try service.engine.status(.id(1), requester: nil)
+        // 2026-11-29T15:17:33Z, the service's wall clock.
+        let wall = Date(timeIntervalSince1970: 1_795_965_453)
+        _ = service.publish(TimerEvent(kind: .missed, owner: 1_000, date: wall, timer: snapshot))
+        _ = service.publish(TimerEvent(kind: .missed, owner: 2_000, date: wall, timer: snapshot))
+        // seq 2 reaches uid 1000's subscription; seq 3, of another owner, only the ring.
+        let taken = service.taken()
+        #expect(taken.map(\.1) == ["missed"] && taken.map(\.2) == [2])
+        #expect(service.events.lastSeq == 3)
+    }
+
     @Test("Bad params are refused with -32602 and name what is allowed")
     func badParams() {
         var (service, _) = makeService()
