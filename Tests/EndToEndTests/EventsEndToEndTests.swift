@@ -62,7 +62,7 @@ struct EventsEndToEndTests {
     /// issue asks for 50 ms and for the figures to be reported, not asserted tightly.
     static let generousBound = 2.0
 
-    @Test("subscribe, then start/pause/resume a group and let it step and finish: in order, numbered, prompt")
+    @Test("subscribe, then start/pause/resume/extend a group and let it step and finish: in order, numbered, prompt")
     func lifecycle() throws {
         let harness = try Harness()
         try harness.startDaemon()
@@ -83,17 +83,18 @@ struct EventsEndToEndTests {
             #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[0.6,0.6],"name":"g"}}"#)
         let paused = try change(#"{"jsonrpc":"2.0","id":2,"method":"timer.pause","params":{"timer":"g"}}"#)
         let resumed = try change(#"{"jsonrpc":"2.0","id":3,"method":"timer.resume","params":{"timer":"g"}}"#)
-        // Extend (branch i12cli, `timer.extend`) goes here once merged: expect kind "extended",
-        // the next seq, and its latency in `latencies`.
+        // 0.2 s more for the running first step: kind "extended", `by` as applied (docs/protocol.md).
+        let extended = try change(#"{"jsonrpc":"2.0","id":4,"method":"timer.extend","params":{"timer":"g","by":0.2}}"#)
         let step = try #require(subscriber.nextNotification())
         let stepLate = Date().timeIntervalSince(try #require(Self.date(step.params["at"])))
         let finished = try #require(subscriber.nextNotification())
         let finishLate = Date().timeIntervalSince(try #require(Self.date(finished.params["at"])))
-        let all = [started, paused, resumed, step, finished]
-        #expect(all.map(\.method) == Array(repeating: "timer.event", count: 5))
-        #expect(all.map(\.event) == ["started", "paused", "resumed", "step", "finished"])
-        #expect(all.map(\.seq) == Array(first..<(first + 5)))
-        #expect(all.map(\.timerID) == Array(repeating: "1", count: 5))
+        let all = [started, paused, resumed, extended, step, finished]
+        #expect(all.map(\.method) == Array(repeating: "timer.event", count: 6))
+        #expect(all.map(\.event) == ["started", "paused", "resumed", "extended", "step", "finished"])
+        #expect(all.map(\.seq) == Array(first..<(first + 6)))
+        #expect(all.map(\.timerID) == Array(repeating: "1", count: 6))
+        #expect(extended.params["by"] as? Double == 0.2)
         #expect(step.params["child"] as? Int == 1)  // the second child (0-based) began
         #expect(latencies.allSatisfy { $0 < Self.generousBound } && stepLate < Self.generousBound)
         #expect(finishLate < Self.generousBound)
@@ -109,7 +110,7 @@ struct EventsEndToEndTests {
                 seqs.append(notification.seq ?? -1)
             }
         }
-        #expect(seqs == Array((first + 6)..<(first + 206)))
+        #expect(seqs == Array((first + 7)..<(first + 207)))
         #expect(latencies.allSatisfy { $0 < Self.generousBound })
         let p50 = percentile(latencies, 50) * 1e3
         let p99 = percentile(latencies, 99) * 1e3
