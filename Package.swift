@@ -34,7 +34,7 @@ let package = Package(
         // The wire: JSON-RPC messages, the one JSON reader and writer, TimerInfo. FoundationEssentials only.
         .target(name: "TimerProtocol", dependencies: ["TimerModel"]),
         // The engine (timers, groups, deadline queue, ProgressTree): values and typed events, never wire text.
-        .target(name: "Countdown", dependencies: ["TimerModel"]),
+        .target(name: "Countdown", dependencies: ["TimerModel", "CalendarEvents"]),
         // Request routing and subscriptions, no I/O: engine values in, protocol lines out.
         .target(name: "TimerService", dependencies: ["Countdown", "TimerModel", "TimerProtocol"]),
         // The OS layer: owned descriptors, Errno, every syscall, epoll, timerfd, sockets, sd_notify.

@@ -30,6 +30,13 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `skip` was asked of a timer that is not a group (a single timer has no next step); carries the
     /// timer's label (`timer 3 ("tea")`).
     case notAGroup(timer: String)
+    /// A recurring timer (`timerctl start --on`/`--every`) could not be created: a calendar expression
+    /// that does not parse (carries the parser's message with the token and its offset, systemd.time(7)),
+    /// one that never elapses again, an unknown zone, or a period or randomized delay out of range.
+    case invalidRecurrence(String)
+    /// `extend`, `skip` or `restart` was asked of a recurring timer, whose times come from its rule;
+    /// carries the timer's label and the operation's name.
+    case notForRecurring(timer: String, operation: String)
 
     /// What went wrong and what is allowed, for a person.
     public var description: String {
@@ -68,6 +75,12 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "cannot skip \(timer): it is a single timer, not a group; skip ends the current step of a group "
                 + "(stop ends a single timer)"
+        case .invalidRecurrence(let message):
+            return message
+        case .notForRecurring(let timer, let operation):
+            return
+                "cannot \(operation) \(timer): it is a recurring timer, whose elapses come from its rule; stop it and "
+                + "start a new one, or pause and resume it"
         }
     }
 }

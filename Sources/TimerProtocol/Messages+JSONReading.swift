@@ -210,6 +210,9 @@ extension TimerInfo: JSONReadable {
         resolvedAt = try object.optional("resolvedAt").map { value throws(JSONShapeError) in
             try LocalTimeResolution(json: value)
         }
+        recurrence = try object.optional("recurrence").map { value throws(JSONShapeError) in
+            try RecurrenceInfo(json: value)
+        }
     }
 }
 

@@ -132,12 +132,12 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         let code: RPCErrorCode
         switch error {
         case .timerNotFound: code = .timerNotFound
-        case .invalidTransition, .notAGroup: code = .invalidTransition
+        case .invalidTransition, .notAGroup, .notForRecurring: code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
         case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,
             .invalidName,
-            .deadlineOutOfRange:
+            .deadlineOutOfRange, .invalidRecurrence:
             code = .invalidParams
         }
         self.init(code, error.description)

@@ -8,7 +8,7 @@ extension TimerInfo {
     /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
     package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
         // Keys in sorted order: children, createdAt, currentChild, duration, elapsed, endedAt,
-        // endsAt, id, missed, name, progress, remaining, resolvedAt, startedAt, state.
+        // endsAt, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state.
         writer.bytes.append(UInt8(ascii: "{"))
         if let children {
             writer.key("children")
@@ -45,6 +45,11 @@ extension TimerInfo {
         writer.key("progress")
         try progress.write(to: &writer)
         writer.raw(",")
+        if let recurrence {
+            writer.key("recurrence")
+            try recurrence.write(to: &writer)
+            writer.raw(",")
+        }
         writer.key("remaining")
         try writer.number(remaining)
         writer.raw(",")

@@ -38,6 +38,9 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var children: [TimerInfo]?
     /// Only in the reply to `timer.start` with a local `at`: how that wall time was resolved.
     public var resolvedAt: LocalTimeResolution?
+    /// For a recurring timer (`--on`, `--every`): its rule and series; absent for one-shot timers.
+    /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
+    public var recurrence: RecurrenceInfo?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -63,7 +66,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children, resolvedAt
+        case currentChild, children, resolvedAt, recurrence
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -84,6 +87,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(currentChild, forKey: .currentChild)
         try container.encodeIfPresent(children, forKey: .children)
         try container.encodeIfPresent(resolvedAt, forKey: .resolvedAt)
+        try container.encodeIfPresent(recurrence, forKey: .recurrence)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -53,6 +53,10 @@ extension TimerService {
             var writer = JSONBytesWriter(capacity: 24)
             if let previous { writer.string(previous) } else { writer.null() }
             return [("from", writer.bytes)]
+        case .elapsed(let missed):
+            var writer = JSONBytesWriter(capacity: 8)
+            writer.integer(Int64(missed))
+            return [("missed", writer.bytes)]
         case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed:
             return []
         }

@@ -235,7 +235,10 @@ public struct TimerService: Sendable {
         switch method {
         case .timerStart:
             try Self.allowOnly(
-                ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: method)
+                [
+                    "action", "at", "durations", "every", "from", "minuteInterval", "name", "on", "randomizedDelay",
+                    "skipMissed", "timeZone",
+                ], in: params, method: method)
             let name: String?
             switch params["name"] {
             case .none, .some(.null): name = nil
@@ -245,6 +248,14 @@ public struct TimerService: Sendable {
             let quota = context.seesAll ? nil : quota
             let action = try self.action(params["action"], context: context)
             let actionText = action.map { "; " + actionNote($0) } ?? ""
+            if let request = try recurrenceRequest(params) {
+                let snapshot = try engine.start(
+                    recurring: request, name: name, owner: context.uid, quota: quota, action: action)
+                let rule = snapshot.recurrence?.recurrence.ruleText ?? ""
+                let next = snapshot.endsAt.map { ISO8601.string(from: $0) } ?? "never"
+                let event = "started recurring timer \(snapshot.label), \(rule), next elapse \(next)" + actionText
+                return .result(try json(snapshot), changed: true, event: event)
+            }
             if let (deadline, resolution) = try absoluteDeadline(params) {
                 let snapshot = try engine.start(
                     at: deadline, name: name, owner: context.uid, quota: quota, action: action)

@@ -31,6 +31,37 @@ extension TimerInfo {
                         duration: child.duration, remaining: child.remaining, elapsed: child.elapsed,
                         progress: child.progress)
                 } : nil)
+        if let series = snapshot.recurrence {
+            let recurrence = series.recurrence
+            var expression: String?
+            var every: Double?
+            var zone: String?
+            var follows: Bool?
+            switch recurrence.rule {
+            case .calendar(let text, let name, let followsSystemZone):
+                (expression, zone, follows) = (text, name, followsSystemZone)
+            case .every(let seconds):
+                every = seconds
+            }
+            self.recurrence = RecurrenceInfo(
+                elapseCount: Int(clamping: recurrence.elapseCount), every: every, expression: expression,
+                followsSystemZone: follows, lastElapse: recurrence.lastElapse.map { timestamps.string(from: $0) },
+                lastMissed: Int(recurrence.lastMissed), lastResult: series.lastResult.map(Self.resultText),
+                nextElapse: series.nextElapse.map { timestamps.string(from: $0) }, persistent: !recurrence.skipMissed,
+                randomizedDelay: recurrence.randomizedDelay, zone: zone)
+        }
+    }
+
+    /// How an action run ended, for ``RecurrenceInfo/lastResult``.
+    static func resultText(_ outcome: ActionRun.Outcome) -> String {
+        switch outcome {
+        case .running: return "running"
+        case .exited(let status): return "exited \(status)"
+        case .signalled(let signal): return "signalled \(signal)"
+        case .timedOut: return "timed out"
+        case .failedToStart(let error): return "failed to start (errno \(error))"
+        case .interrupted: return "interrupted"
+        }
     }
 
     /// The wire form of an engine snapshot, formatting its instants afresh.

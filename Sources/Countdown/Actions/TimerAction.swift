@@ -44,8 +44,11 @@ public struct TimerAction: Sendable, Hashable {
     public enum Trigger: String, Sendable, Hashable, CaseIterable {
         /// The timer ran to zero while the daemon ran.
         case finished
-        /// The timer's end passed while no daemon ran; it was finished at the next start.
+        /// The timer's end passed while no daemon ran; it was finished at the next start. For a
+        /// recurring timer: a catch-up for elapses that passed while timerd could not ring them.
         case missed
+        /// A recurring timer (`--on`, `--every`) reached one of its elapses on time.
+        case elapsed
     }
 
     /// Creates an action.

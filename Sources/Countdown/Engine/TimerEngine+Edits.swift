@@ -38,6 +38,7 @@ extension TimerEngine {
         let id = try resolve(reference, requester: requester)
         try requireState(id, in: [.running, .paused], for: .extend)
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        guard record.recurrence == nil else { throw .notForRecurring(timer: Self.label(record), operation: "extend") }
         let now = clock.now()
         let wall = clock.wallNow()
         let step = record.currentStep(at: now)
@@ -94,6 +95,7 @@ extension TimerEngine {
     {
         let id = try resolve(reference, requester: requester)
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        guard record.recurrence == nil else { throw .notForRecurring(timer: Self.label(record), operation: "restart") }
         if !record.state.isLive {
             if let name = record.name, let holder = liveNames[NameKey(owner: record.owner, name: name)], holder != id {
                 throw .nameInUse(name, id: String(holder))
@@ -175,6 +177,7 @@ extension TimerEngine {
     {
         let id = try resolve(reference, requester: requester)
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        guard record.recurrence == nil else { throw .notForRecurring(timer: Self.label(record), operation: "skip") }
         guard record.segmentCount > 1 else { throw .notAGroup(timer: Self.label(record)) }
         try requireState(id, in: [.running, .paused], for: .skip)
         let now = clock.now()

@@ -51,7 +51,8 @@ extension TimerEngine {
                 // Elapsed by the wall clock: an --at timer is never paused (pausing detaches it). An
                 // overdue one counts up to its end only, so its duration is the same as had it
                 // finished live (docs/time.md, "Overdue timers").
-                let elapsed = min(max(min(wall, wallDeadline).timeIntervalSince(record.startedAt), 0), 4e9)
+                let origin = record.recurrence.map { $0.lastElapse ?? record.startedAt } ?? record.startedAt
+                let elapsed = min(max(min(wall, wallDeadline).timeIntervalSince(origin), 0), 4e9)
                 let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
                 record.rebase(
                     now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
@@ -85,7 +86,14 @@ extension TimerEngine {
                 oldestEndedAt = min(oldestEndedAt ?? record.endedAt ?? .distantPast, record.endedAt ?? .distantPast)
             }
             if let deadline = record.deadline {
-                if deadline <= now {
+                if deadline <= now, record.recurrence != nil {
+                    // A recurring timer's elapse passed while no daemon ran: one catch-up (or none
+                    // with --skip-missed), and the series goes on.
+                    clockHistory.awaitingFirstStep[record.id] = nil
+                    if let ending = ringRecurring(record.id, deadline: deadline, now: now, wall: wall, wasAway: true) {
+                        missed.append(ending)
+                    }
+                } else if deadline <= now {
                     let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall)
                     clockHistory.awaitingFirstStep[record.id] = nil
                     timers[record.id]?.missed = ending.missed
@@ -104,6 +112,8 @@ extension TimerEngine {
             }
         }
         rebuildOwnerTimers()
+        // Calendar timers that follow the system zone read their expression in the zone of now.
+        systemTimeZoneChanged(to: systemTimeZone)
         trimHistory()
         return missed
     }

@@ -88,6 +88,16 @@ public struct TimerEngine: Sendable {
     }
     /// How late each timer finished by ``fireDueTimers(limit:)`` was, for the most recent firings.
     public private(set) var lateness = LatenessRecorder()
+    /// The system's time zone, in which calendar timers without an explicit zone read their
+    /// expression (set it before ``restore(_:sameBoot:)``; change it with
+    /// ``systemTimeZoneChanged(to:)``). Defaults to `TimeZone.current` at creation.
+    public var systemTimeZone: TimeZone = TimeZone.current
+    /// Seconds over which catch-ups of recurring timers without a `--randomized-delay` are spread
+    /// (each delayed by a fixed pseudo-random part of it), so that hundreds due at once after a resume
+    /// do not all ring in one instant; ≥ 0, default 5 s. Elapses on time are never delayed by it.
+    public var catchUpSpread: Double = 5
+    /// Parsed calendar expressions by text, and zones by identifier (TimerEngine+Recurrence.swift).
+    var recurrenceCache = RecurrenceCache()
 
     /// Creates an empty engine.
     ///
@@ -170,6 +180,7 @@ public struct TimerEngine: Sendable {
         let wall = clock.wallNow()
         var count = rederiveRestoredCountdowns(now: now, wall: wall)
         reanchorCountdowns(now: now, wall: wall)
+        retimeRecurringAfterStep(now: now, wall: wall)
         for id in queue.ids {
             guard var record = timers[id], let wallDeadline = record.wallDeadline else { continue }
             let remaining = wallDeadline.timeIntervalSince(wall)
@@ -265,6 +276,12 @@ public struct TimerEngine: Sendable {
         record.runStart = nil
         record.runStartWall = nil
         record.wallDeadline = nil
+        if var recurrence = record.recurrence {
+            // A paused series rings nothing; a catch-up waiting for its spread is dropped with it.
+            recurrence.nextElapse = nil
+            recurrence.pendingMissed = 0
+            record.recurrence = recurrence
+        }
         timers[id] = record
         notePaused(owner: record.owner, 1)
         queue.remove(id)
@@ -294,6 +311,27 @@ public struct TimerEngine: Sendable {
         record.state = .running
         record.runStart = now
         record.runStartWall = wall
+        if var recurrence = record.recurrence {
+            switch recurrence.rule {
+            case .calendar:
+                // The series goes on at the first elapse after now; those that passed while paused
+                // do not ring (pausing asked for silence; docs/calendar.md).
+                timers[id] = record
+                notePaused(owner: record.owner, -1)
+                guard retimeCalendar(&record, after: wall, now: now) else {
+                    return end(id, as: .finished, at: now, wall: wall).timer
+                }
+                timers[id] = record
+                let snapshot = record.snapshot(at: now, wallNow: wall)
+                report(.resumed, owner: record.owner, date: wall, snapshot)
+                return snapshot
+            case .every:
+                // The period's clock stood still while paused: what was left of it runs now.
+                let left = record.totalNanoseconds - record.accumulatedNanoseconds
+                recurrence.nextElapse = wall.addingTimeInterval(Double(left) / 1e9)
+                record.recurrence = recurrence
+            }
+        }
         timers[id] = record
         notePaused(owner: record.owner, -1)
         if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
@@ -327,7 +365,14 @@ public struct TimerEngine: Sendable {
         for entry in due {
             guard let record = timers[entry.id], let deadline = record.deadline else { continue }
             reportSteps(of: record, since: entry.deadline, now: now, wall: wall)
-            if deadline <= now {
+            if deadline <= now, record.recurrence != nil {
+                self.lateness.record(nanoseconds: now.nanoseconds(since: deadline))
+                firedByOwner[record.owner, default: 0] += 1
+                let wasAway = passedWhileAway(deadline)
+                if let ending = ringRecurring(entry.id, deadline: deadline, now: now, wall: wall, wasAway: wasAway) {
+                    endings.append(ending)
+                }
+            } else if deadline <= now {
                 let lateness = now.nanoseconds(since: deadline)
                 self.lateness.record(nanoseconds: lateness)
                 firedByOwner[record.owner, default: 0] += 1
@@ -395,7 +440,14 @@ public struct TimerEngine: Sendable {
         record.runStart = nil
         record.runStartWall = nil
         record.endedAt = wall
-        if state == .finished { scheduleActions(of: &record, trigger: kind == .missed ? .missed : .finished) }
+        if var recurrence = record.recurrence {
+            // The end of a series: its elapses ran their actions; the end itself runs none.
+            recurrence.nextElapse = nil
+            recurrence.pendingMissed = 0
+            record.recurrence = recurrence
+        } else if state == .finished {
+            scheduleActions(of: &record, trigger: kind == .missed ? .missed : .finished)
+        }
         timers[id] = record
         queue.remove(id)
         if let name = record.name, liveNames[NameKey(owner: record.owner, name: name)] == id {

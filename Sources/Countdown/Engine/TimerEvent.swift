@@ -39,6 +39,10 @@ public struct TimerEvent: Sendable, Hashable {
         case removed
         /// An on-finish action run ended (``TimerEngine/recordActionOutcome(timer:kind:outcome:)``).
         case action(ActionReport)
+        /// A recurring timer reached an elapse (the event's `date` is its nominal instant) and goes on
+        /// to its next one. `missed` is 0 for an elapse rung on time, and for a catch-up the number of
+        /// elapses that passed while timerd could not ring them and that this one event stands for.
+        case elapsed(missed: Int)
 
         /// The kind without its payload, for filters.
         public var name: Name {
@@ -55,6 +59,7 @@ public struct TimerEvent: Sendable, Hashable {
             case .renamed: return .renamed
             case .removed: return .removed
             case .action: return .action
+            case .elapsed: return .elapsed
             }
         }
     }
@@ -90,6 +95,8 @@ public struct TimerEvent: Sendable, Hashable {
         case removed
         /// ``Kind/action(_:)``.
         case action
+        /// ``Kind/elapsed(missed:)``.
+        case elapsed
     }
 
     /// How an on-finish action run ended: the payload of ``Kind/action(_:)``, on the wire

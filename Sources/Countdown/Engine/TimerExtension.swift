@@ -2,22 +2,27 @@
 /// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
-/// Tags: 1 is ``action(_:)``; 2 is reserved for recurrence; others are free. An extension this
+/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; others are free. An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
     /// Tag 1: the on-finish action and its runs.
     case action(TimerAction)
+    /// Tag 2: the recurrence of a recurring timer (`--on`, `--every`) and where its series stands.
+    case recurrence(TimerRecurrence)
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
     /// The tag of ``action(_:)``.
     public static let actionTag: UInt16 = 1
+    /// The tag of ``recurrence(_:)``.
+    public static let recurrenceTag: UInt16 = 2
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
         switch self {
         case .action: return Self.actionTag
+        case .recurrence: return Self.recurrenceTag
         case .unknown(let tag, _): return tag
         }
     }

@@ -70,6 +70,9 @@ public struct TimerSnapshot: Sendable, Hashable {
     public var currentChild: Int?
     /// For a group: its children in order; empty for a plain timer.
     public var children: [Child]
+    /// For a recurring timer (`--on`, `--every`): its rule and series; `nil` for a one-shot timer.
+    /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
+    public var recurrence: RecurrenceSnapshot?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(

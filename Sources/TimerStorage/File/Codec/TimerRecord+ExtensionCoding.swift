@@ -10,7 +10,7 @@ import Countdown
 // contract of issue 12): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
-// 2 recurrence (another branch adds it: one case in `TimerExtension`, one in each switch here).
+// 2 recurrence (`TimerRecurrence`, below).
 //
 // Tag 1, the on-finish action (`TimerAction`), all little-endian:
 //
@@ -20,7 +20,20 @@ import Countdown
 // | command | when flag 1: a UInt32 byte count and UTF-8 |
 // | workingDirectory | a UInt32 byte count and UTF-8 |
 // | environment | UInt32 count, then per variable its name and its value as strings |
-// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed, 2 elapsed), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+//
+// Tag 2, the recurrence (`TimerRecurrence`), all little-endian:
+//
+// | field | form |
+// |---|---|
+// | version | UInt8: 1 |
+// | kind | UInt8: 0 calendar, 1 every |
+// | rule | calendar: expression and zone as strings (UInt32 byte count and UTF-8), flags UInt8 (1 follows the system zone); every: seconds Double |
+// | flags | UInt8: 1 skip missed |
+// | randomizedDelay | Double, seconds |
+// | nextElapse, lastElapse | each a presence UInt8 (0 or 1) and a Double (seconds since 2001-01-01; 0 when absent) |
+// | elapseCount | UInt64 |
+// | lastMissed, pendingMissed | UInt32 each |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -37,6 +50,11 @@ extension TimerRecord {
             case .action(let action):
                 var body = BinaryWriter(capacity: 64)
                 Self.encode(action, to: &body)
+                writer.write(UInt32(body.bytes.count))
+                writer.write(raw: body.bytes)
+            case .recurrence(let recurrence):
+                var body = BinaryWriter(capacity: 64)
+                Self.encode(recurrence, to: &body)
                 writer.write(UInt32(body.bytes.count))
                 writer.write(raw: body.bytes)
             case .unknown(_, let bytes):
@@ -69,11 +87,98 @@ extension TimerRecord {
                         reason: "\(end - reader.offset) bytes of its announced length unread")
                 }
                 extensions.append(.action(action))
+            case TimerExtension.recurrenceTag:
+                let recurrence = try decodeRecurrence(from: &reader)
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "recurrence extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(.recurrence(recurrence))
             default:
                 extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
             }
         }
         return extensions
+    }
+
+    private static func encode(_ recurrence: TimerRecurrence, to writer: inout BinaryWriter) {
+        writer.write(UInt8(1))
+        switch recurrence.rule {
+        case .calendar(let expression, let zone, let follows):
+            writer.write(UInt8(0))
+            writer.write(expression)
+            writer.write(zone)
+            writer.write(UInt8(follows ? 1 : 0))
+        case .every(let seconds):
+            writer.write(UInt8(1))
+            writer.write(seconds)
+        }
+        writer.write(UInt8(recurrence.skipMissed ? 1 : 0))
+        writer.write(recurrence.randomizedDelay)
+        for date in [recurrence.nextElapse, recurrence.lastElapse] {
+            writer.write(UInt8(date == nil ? 0 : 1))
+            writer.write(date?.timeIntervalSinceReferenceDate ?? 0)
+        }
+        writer.write(recurrence.elapseCount)
+        writer.write(recurrence.lastMissed)
+        writer.write(recurrence.pendingMissed)
+    }
+
+    private static func decodeRecurrence(from reader: inout BinaryReader) throws(BinaryReader.Problem)
+        -> TimerRecurrence
+    {
+        let versionOffset = reader.offset
+        let version = try reader.readUInt8("recurrence version")
+        guard version == 1 else {
+            throw .invalid(field: "recurrence version", offset: versionOffset, reason: "unknown version \(version)")
+        }
+        let kindOffset = reader.offset
+        let rule: TimerRecurrence.Rule
+        switch try reader.readUInt8("recurrence kind") {
+        case 0:
+            let expression = try reader.readString("recurrence expression")
+            let zone = try reader.readString("recurrence zone")
+            let follows = try flag(from: &reader, "recurrence zone flags")
+            rule = .calendar(expression: expression, zone: zone, followsSystemZone: follows)
+        case 1:
+            let secondsOffset = reader.offset
+            let seconds = try reader.readFiniteDouble("recurrence period")
+            guard seconds > 0 else {
+                throw .invalid(field: "recurrence period", offset: secondsOffset, reason: "\(seconds), not > 0")
+            }
+            rule = .every(seconds: seconds)
+        case let other:
+            throw .invalid(field: "recurrence kind", offset: kindOffset, reason: "unknown kind \(other)")
+        }
+        var recurrence = TimerRecurrence(rule: rule)
+        recurrence.skipMissed = try flag(from: &reader, "recurrence flags")
+        let delayOffset = reader.offset
+        recurrence.randomizedDelay = try reader.readFiniteDouble("recurrence randomized delay")
+        guard recurrence.randomizedDelay >= 0 else {
+            throw .invalid(field: "recurrence randomized delay", offset: delayOffset, reason: "negative")
+        }
+        recurrence.nextElapse = try optionalDate(from: &reader, "recurrence next elapse")
+        recurrence.lastElapse = try optionalDate(from: &reader, "recurrence last elapse")
+        recurrence.elapseCount = try reader.readUInt64("recurrence elapse count")
+        recurrence.lastMissed = try reader.readUInt32("recurrence last missed")
+        recurrence.pendingMissed = try reader.readUInt32("recurrence pending missed")
+        return recurrence
+    }
+
+    private static func flag(from reader: inout BinaryReader, _ field: String) throws(BinaryReader.Problem) -> Bool {
+        let offset = reader.offset
+        let value = try reader.readUInt8(field)
+        guard value <= 1 else { throw .invalid(field: field, offset: offset, reason: "\(value), not 0 or 1") }
+        return value == 1
+    }
+
+    private static func optionalDate(from reader: inout BinaryReader, _ field: String) throws(BinaryReader.Problem)
+        -> Date?
+    {
+        let present = try flag(from: &reader, field + " presence")
+        let seconds = try reader.readFiniteDouble(field)
+        return present ? Date(timeIntervalSinceReferenceDate: seconds) : nil
     }
 
     private enum ActionFlag {
@@ -83,7 +188,7 @@ extension TimerRecord {
     }
 
     private static let kinds: [TimerAction.Kind] = [.exec, .notify]
-    private static let triggers: [TimerAction.Trigger] = [.finished, .missed]
+    private static let triggers: [TimerAction.Trigger] = [.finished, .missed, .elapsed]
 
     private static func encode(_ action: TimerAction, to writer: inout BinaryWriter) {
         writer.write((action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0))
