@@ -268,6 +268,28 @@ extension CommandTable {
                 .value(ValueSpec("CMD", help: "a command line for /bin/sh -c; quote it as one argument.")),
                 repetition: .rejected, help: "have timerd run CMD with /bin/sh -c when the timer finishes"),
             OptionSpec(["--notify"], help: "have timerd show a desktop notification (notify-send) when it finishes"),
+            OptionSpec(
+                ["--on"],
+                .value(
+                    ValueSpec(
+                        "EXPR",
+                        help: """
+                            a systemd.time(7) calendar expression, as systemd-analyze calendar reads it:
+                            'Mon..Fri 07:00', '*:0/15', '*-*~01 18:00', daily, '... Europe/Paris'.
+                            """)),
+                repetition: .rejected, help: "start a recurring timer that elapses on a calendar expression"),
+            OptionSpec(
+                ["--every"], .value(ValueSpec("DURATION", .duration)), repetition: .rejected,
+                help: "start a recurring timer that elapses every DURATION (0.5s to 366 days, boot-time clock)"),
+            OptionSpec(
+                ["--from"], .value(ValueSpec("TIME")), repetition: .rejected,
+                help: "with --every: the first elapse, a time as --at reads it"),
+            OptionSpec(
+                ["--persistent"], help: "with --on/--every: ring one catch-up for elapses missed while down (default)"),
+            OptionSpec(["--skip-missed"], help: "with --on/--every: drop elapses missed while suspended, off or down"),
+            OptionSpec(
+                ["--randomized-delay"], .value(ValueSpec("DURATION", .duration)), repetition: .rejected,
+                help: "with --on/--every: delay each elapse by a fixed random part of DURATION; spreads catch-ups"),
         ],
         usages: [
             Usage(
@@ -287,6 +309,19 @@ extension CommandTable {
                     .option("--pick", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true),
                 ], summary: "start a timer that ends at a time picked in the terminal"),
+            Usage(
+                [
+                    .option("--on", isOptional: false), .option("--name", isOptional: true),
+                    .text("[--persistent|--skip-missed]"), .option("--randomized-delay", isOptional: true),
+                    .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                ], summary: "start a recurring timer on a calendar expression"),
+            Usage(
+                [
+                    .option("--every", isOptional: false), .option("--from", isOptional: true),
+                    .option("--name", isOptional: true), .text("[--persistent|--skip-missed]"),
+                    .option("--randomized-delay", isOptional: true), .option("--exec", isOptional: true),
+                    .option("--notify", isOptional: true),
+                ], summary: "start a recurring timer every DURATION"),
         ],
         discussion: """
             Start a timer. Several durations make a group that runs them one after another
@@ -310,6 +345,16 @@ extension CommandTable {
             (seconds); its output goes to timerd's log; it is stopped after 60 s (set by
             timerd's action timeout). A system-wide timerd refuses actions from other users:
             use your per-user timerd for them. See docs/actions.md.
+            With --on EXPR the timer recurs at each elapse of a systemd.time(7) calendar
+            expression (check one with timerctl calendar EXPR), read in the zone the expression
+            names, else in TZ when set, else in the system zone (then followed when it
+            changes); with --every DURATION it recurs every DURATION on the boot-time clock,
+            which counts suspend, first at --from TIME if given. Each elapse runs the actions
+            once (TIMER_EVENT elapsed; missed for a catch-up) and is an 'elapsed' event.
+            Elapses missed while suspended, powered off or while timerd was down ring as one
+            catch-up (--persistent, the default) or not at all (--skip-missed). status shows
+            the next elapse; stop ends the series; pause and resume pause it (elapses missed
+            while paused do not ring). See docs/calendar.md.
             """)
 
     private static let wait = CommandSpec(

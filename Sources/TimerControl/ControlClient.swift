@@ -315,6 +315,64 @@ struct StartAtParams: RequestParams, Sendable {
     }
 }
 
+/// `timer.start` with `on` or `every` (`timerctl start --on EXPR`, `--every DURATION`).
+struct StartRecurringParams: RequestParams, Sendable {
+    var on: String?
+    var every: Double?
+    var from: String?
+    var timeZone: String?
+    var skipMissed: Bool
+    var randomizedDelay: Double?
+    var name: String?
+    var action: ActionRequest?
+
+    /// Checks what can be checked locally (durations, the --from time) before anything is sent; the
+    /// expression itself is parsed by timerd, whose error names the token and its offset.
+    ///
+    /// The zone sent with `--on` is the caller's `TZ` when it is set (explicit: the timer keeps it);
+    /// without `TZ` none is sent and the timer follows the system zone. `--from` with a local time
+    /// is sent with the local zone, as `--at` is.
+    static func make(_ options: ControlOptions) throws(ControlError) -> StartRecurringParams {
+        var params = StartRecurringParams(
+            on: options.on, every: nil, from: nil, timeZone: nil, skipMissed: options.skipMissed,
+            randomizedDelay: nil, name: options.name, action: nil)
+        do throws(CountdownError) {
+            if let every = options.every { params.every = try DurationParser.seconds(from: every) }
+            if let delay = options.randomizedDelay { params.randomizedDelay = try DurationParser.seconds(from: delay) }
+            if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
+        } catch {
+            throw .usage(error.description, verb: .start)
+        }
+        if let on = options.on {
+            guard on.contains(where: { $0 != " " && $0 != "\t" }) else {
+                throw .usage("--on needs a calendar expression, such as --on 'Mon..Fri 07:00'", verb: .start)
+            }
+            if let tz = ProcessEnvironment.value("TZ"), !tz.isEmpty {
+                params.timeZone = LocalTimeZone.detect(tz: tz).name
+            }
+        }
+        if let from = options.from {
+            let time = try AbsoluteTime.parse(from, minuteInterval: nil)
+            params.from = time.text
+            params.timeZone = time.timeZone
+        }
+        return params
+    }
+
+    var jsonMembers: [String] {
+        var members: [String] = []
+        if let action { members.append(action.jsonMember) }
+        if let every { members.append(#""every":"# + RequestJSON.number(every)) }
+        if let from { members.append(#""from":"# + RequestJSON.string(from)) }
+        if let name { members.append(#""name":"# + RequestJSON.string(name)) }
+        if let on { members.append(#""on":"# + RequestJSON.string(on)) }
+        if let randomizedDelay { members.append(#""randomizedDelay":"# + RequestJSON.number(randomizedDelay)) }
+        if skipMissed { members.append(#""skipMissed":true"#) }
+        if let timeZone { members.append(#""timeZone":"# + RequestJSON.string(timeZone)) }
+        return members
+    }
+}
+
 struct TimerParams: RequestParams, Sendable {
     var timer: String
     var jsonMembers: [String] { [#""timer":"# + RequestJSON.string(timer)] }

@@ -117,6 +117,10 @@ public enum ControlCommand {
             deadline = try AbsoluteTime.parse(at, minuteInterval: options.minuteInterval)
             if let warning = deadline?.zoneWarning { output.err("timerctl: warning: \(warning)\n") }
         }
+        var recurring: StartRecurringParams?
+        if verb == .start, options.on != nil || options.every != nil {
+            recurring = try StartRecurringParams.make(options)
+        }
         if verb == .start {
             do throws(CountdownError) {
                 durations = try options.arguments.map { text throws(CountdownError) in
@@ -148,7 +152,15 @@ public enum ControlCommand {
             autostart: options.socketPath == nil && !options.noAutostart && verb != .reload)
         switch verb {
         case .start:
-            if let deadline {
+            if var recurring {
+                recurring.action = action
+                let timer = try client.call(.timerStart, recurring, as: TimerInfo.self)
+                if options.json {
+                    output.out(try json(timer))
+                } else {
+                    output.out(StatusTable.recurringConfirmation(timer))
+                }
+            } else if let deadline {
                 let params = StartAtParams(
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
                     name: options.name, action: action)

@@ -23,6 +23,18 @@ public struct ControlOptions: Sendable, Equatable {
     public var exec: String?
     /// `--notify` for `start`: a desktop notification when the timer finishes.
     public var notify = false
+    /// `--on EXPR` for `start`: a recurring timer on a systemd.time(7) calendar expression.
+    public var on: String?
+    /// `--every DURATION` for `start`: a recurring timer with a period on the boot-time clock.
+    public var every: String?
+    /// `--from TIME` for `start --every`: the first elapse (as `--at` reads a time).
+    public var from: String?
+    /// `--persistent` for `start --on/--every`: ring one catch-up for missed elapses (the default).
+    public var persistent = false
+    /// `--skip-missed` for `start --on/--every`: drop missed elapses.
+    public var skipMissed = false
+    /// `--randomized-delay DURATION` for `start --on/--every`.
+    public var randomizedDelay: String?
     /// `--bell` for `wait`: ring the terminal bell when the timer finishes.
     public var bell = false
     /// `--message TEXT` for `wait`: print TEXT when the timer finishes.
@@ -103,6 +115,12 @@ public struct ControlOptions: Sendable, Equatable {
             }
             exec = value
         case "--notify": notify = true
+        case "--on": on = value
+        case "--every": every = value
+        case "--from": from = value
+        case "--persistent": persistent = true
+        case "--skip-missed": skipMissed = true
+        case "--randomized-delay": randomizedDelay = value
         case "--bell": bell = true
         case "--message": message = value
         case "--mode", "--min", "--max", "--locale", "--calendar": pickerArguments += [longName, value]
@@ -141,13 +159,40 @@ public struct ControlOptions: Sendable, Equatable {
         if options.minuteInterval != nil && options.at == nil && !options.pick {
             throw .usage("option '--minute-interval' goes with 'start --at TIME'", verb: verb)
         }
+        for (given, name) in [
+            (options.on != nil, "--on"), (options.every != nil, "--every"), (options.from != nil, "--from"),
+            (options.persistent, "--persistent"), (options.skipMissed, "--skip-missed"),
+            (options.randomizedDelay != nil, "--randomized-delay"),
+        ] where given && verb != .start {
+            throw .usage(onlyFor(name), verb: verb)
+        }
         if verb == .start {
-            // Two usages (DURATION... or --at TIME), so the argument's arity alone does not decide.
-            if options.arguments.isEmpty && options.at == nil && !options.pick {
-                throw .usage("'start' needs at least one DURATION, or --at TIME", verb: verb)
-            }
+            // Four usages (DURATION..., --at TIME, --on EXPR, --every DURATION), so the argument's
+            // arity alone does not decide.
+            let recurring = options.on != nil || options.every != nil
+            let ways = [
+                !options.arguments.isEmpty, options.at != nil || options.pick, options.on != nil, options.every != nil,
+            ]
             if !options.arguments.isEmpty && (options.at != nil || options.pick) {
                 throw .usage("'start' takes DURATION... or --at TIME, not both", verb: verb)
+            }
+            if ways.filter({ $0 }).count > 1 {
+                throw .usage("'start' takes one of DURATION..., --at TIME, --on EXPR or --every DURATION", verb: verb)
+            }
+            if !ways.contains(true) {
+                throw .usage("'start' needs at least one DURATION, or --at TIME", verb: verb)
+            }
+            if options.from != nil && options.every == nil {
+                throw .usage("option '--from' goes with 'start --every DURATION'", verb: verb)
+            }
+            for (given, name) in [
+                (options.persistent, "--persistent"), (options.skipMissed, "--skip-missed"),
+                (options.randomizedDelay != nil, "--randomized-delay"),
+            ] where given && !recurring {
+                throw .usage("option '\(name)' goes with 'start --on EXPR' or 'start --every DURATION'", verb: verb)
+            }
+            if options.persistent && options.skipMissed {
+                throw .usage("'start' takes --persistent or --skip-missed, not both", verb: verb)
             }
             return
         }

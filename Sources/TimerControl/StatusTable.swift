@@ -21,16 +21,21 @@ enum StatusTable {
     static func render(
         _ timers: [TimerInfo], color: Bool, now: Date = Date(), clock: LocalClock = .system
     ) -> String {
-        let showsEnd = timers.contains { $0.endsAt != nil }
+        let showsEnd = timers.contains { $0.endsAt != nil && $0.recurrence == nil }
+        // Recurring timers (issue 13): a NEXT column with the next elapse, and their rule and
+        // elapse count where a one-shot timer has its progress bar.
+        let showsNext = timers.contains { $0.recurrence != nil }
         var header = ["ID", "NAME", "STATE", "REMAINING", "PROGRESS"]
         if showsEnd { header.insert("END", at: 4) }
+        if showsNext { header.insert("NEXT", at: 4) }
         let rows = timers.map { timer -> [String] in
             var row = [
                 timer.id, timer.name ?? "-", timer.state.rawValue,
                 DurationFormatter.countdown(seconds: timer.remaining),
-                progressText(timer),
+                timer.recurrence.map(recurrenceText) ?? progressText(timer),
             ]
-            if showsEnd { row.insert(endText(timer, now: now, clock: clock), at: 4) }
+            if showsEnd { row.insert(timer.recurrence == nil ? endText(timer, now: now, clock: clock) : "-", at: 4) }
+            if showsNext { row.insert(nextText(timer, now: now, clock: clock), at: 4) }
             return row
         }
         let widths = (0..<header.count).map { column in
@@ -49,6 +54,35 @@ enum StatusTable {
         var output = line(header) + "\n"
         for (timer, row) in zip(timers, rows) { output += line(row, states: timer.state) + "\n" }
         return output
+    }
+
+    /// A recurring timer's rule, elapse count and latest result: `*:0/15 (UTC)  #12, last exited 0`.
+    static func recurrenceText(_ recurrence: RecurrenceInfo) -> String {
+        var text = recurrence.ruleText
+        if let zone = recurrence.zone, recurrence.expression?.hasSuffix(zone) == false { text += " (\(zone))" }
+        text += "  #\(recurrence.elapseCount)"
+        if recurrence.lastMissed > 0 { text += ", caught up \(recurrence.lastMissed)" }
+        if let result = recurrence.lastResult { text += ", last \(result)" }
+        return text
+    }
+
+    /// The local time of a recurring timer's next elapse, `-` for others and while paused or ended.
+    static func nextText(_ timer: TimerInfo, now: Date, clock: LocalClock) -> String {
+        guard let text = timer.recurrence?.nextElapse, let date = ISO8601.date(from: text) else { return "-" }
+        return clock.endText(date, now: now)
+    }
+
+    /// `started 7 "standup": *:0/15 (UTC), next elapse 2026-11-29T09:45:00.000Z, in 13m`.
+    static func recurringConfirmation(_ timer: TimerInfo) -> String {
+        let label = timer.name.map { "\(timer.id) \"\($0)\"" } ?? timer.id
+        guard let recurrence = timer.recurrence else { return confirmation(.start, timer) }
+        var rule = recurrence.ruleText
+        if let zone = recurrence.zone {
+            rule += recurrence.followsSystemZone == true ? " (\(zone), the system zone)" : " (\(zone))"
+        }
+        let next = recurrence.nextElapse ?? "never"
+        return "started \(label): \(rule), next elapse \(next), in "
+            + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + "\n"
     }
 
     /// `[####----]  24%`, and for a group `  step 2/4 (5m)`.

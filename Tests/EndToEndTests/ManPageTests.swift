@@ -86,7 +86,7 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
+                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
@@ -122,7 +122,7 @@ struct ManPageTests {
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
                 "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
-                "--base-time",
+                "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
             ])
     }
 

@@ -69,6 +69,10 @@ struct CommandTableTests {
                 == "timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
                 + "\n       timerctl start --pick [--minute-interval N] [--name NAME]"
+                + "\n       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed]"
+                + " [--randomized-delay DURATION] [--exec CMD] [--notify]"
+                + "\n       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed]"
+                + " [--randomized-delay DURATION] [--exec CMD] [--notify]"
         )
         #expect(HelpText.usageLine(.status) == "timerctl status [ID|NAME] [--all]")
         #expect(HelpText.usageLine(.help) == "timerctl help [COMMAND]")

@@ -102,6 +102,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -112,6 +114,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -123,6 +127,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -133,6 +139,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -143,6 +151,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -155,6 +165,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
@@ -165,6 +177,8 @@ struct ControlCommandTests {
                 Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
                        timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
                        timerctl start --pick [--minute-interval N] [--name NAME]
+                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
+                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """),
