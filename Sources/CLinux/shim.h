@@ -6,6 +6,7 @@
 #define TIMERD_CLINUX_SHIM_H
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <spawn.h>

@@ -26,6 +26,8 @@ public final class Daemon {
     static let timerToken: UInt64 = 1
     static let signalToken: UInt64 = 2
     static let wallClockToken: UInt64 = 3
+    /// The inotify watch of the system zone's file (`/etc/localtime`; issue 13).
+    static let zoneToken: UInt64 = 4
 
     let options: DaemonOptions
     let socketPath: String
@@ -35,6 +37,13 @@ public final class Daemon {
     let epoll: Epoll
     let bootTimer: BootTimer
     let wallClock: WallClockWatch
+    /// Watches the system zone's file, so that calendar timers that follow the system zone are
+    /// re-timed when it changes; `nil` when its directory cannot be watched (logged).
+    let zoneWatch: ZoneFileWatch?
+    /// Where the system zone is read from when `TZ` is unset (`/etc/localtime`, or `TIMERD_LOCALTIME`).
+    let zonePath: String
+    /// The daemon's `TZ`, which, when set, fixes the system zone as it does for the C library.
+    let zoneTZ: String?
     let signals: SignalPipe
     /// The listening socket; `nil` once the daemon stopped accepting.
     var listener: FileDescriptor?
@@ -133,6 +142,13 @@ public final class Daemon {
         // Timers that ended while no timerd ran become the first `missed` events (seq 1, 2 …),
         // which a subscriber with afterSeq 0 replays (docs/protocol.md, "Events").
         engine.eventRecording = .buffered
+        // Calendar timers that follow the system zone read it from here (re-timed at the restore
+        // when it changed while timerd was down, and when the file changes; docs/calendar.md).
+        zonePath = SystemZone.path(environment: environment)
+        zoneTZ = environment["TZ"]
+        let systemZone = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
+        if let warning = systemZone.warning { log("warning: \(warning)") }
+        engine.systemTimeZone = systemZone.zone
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
         // A run recorded as started by a daemon that then stopped is not run again (at most once).
         for (id, kind) in engine.interruptUnfinishedActionRuns() {
@@ -143,6 +159,7 @@ public final class Daemon {
         try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
         service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
         service.localTimeResolver = LocalTimes.resolver
+        service.zoneResolver = { name in try LocalTimes.zone(named: name).zone }
         service.daemonUID = getuid()
         // Actions run as this process's user, so only that user may ask for them (docs/actions.md).
         service.actionUID = geteuid()
@@ -194,6 +211,14 @@ public final class Daemon {
         try epoll.add(bootTimer.descriptor, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
+        do {
+            let watch = try ZoneFileWatch(path: zonePath)
+            try epoll.add(watch.descriptor, interest: .readable, token: Self.zoneToken)
+            zoneWatch = watch
+        } catch {
+            log("warning: cannot watch \(zonePath) for time-zone changes: \(error)")
+            zoneWatch = nil
+        }
         self.listener = .some(listener)
     }
 

@@ -138,7 +138,19 @@ extension TimerService {
             guard params["from"] == nil else {
                 throw RPCError(.invalidParams, "\"from\" of timer.start goes with \"every\", not \"on\"")
             }
-            kind = .calendar(expression: expression, zone: zone)
+            var resolved: TimeZone?
+            if let zone {
+                if let zoneResolver {
+                    resolved = try zoneResolver(zone)
+                } else {
+                    guard let known = TimeZone(identifier: zone) else {
+                        throw RPCError(
+                            .invalidParams, "unknown time zone \"\(zone)\": use an IANA name such as Europe/Paris or UTC")
+                    }
+                    resolved = known
+                }
+            }
+            kind = .calendar(expression: expression, zone: resolved)
         case (.null, let value):
             let seconds: Double
             switch value {

@@ -92,6 +92,11 @@ public struct TimerService: Sendable {
                 LocalTimeResolution
         )?
 
+    /// Reads the `timeZone` of a recurring `timer.start` (`on`): an IANA name, or what else the
+    /// daemon accepts (a POSIX `TZ` string, read as tzset(3) does). `nil` (the default) accepts the
+    /// names Foundation's `TimeZone(identifier:)` knows. It throws an `RPCError` the client can act on.
+    public var zoneResolver: (@Sendable (_ name: String) throws -> TimeZone)?
+
     /// Handles one request line.
     ///
     /// - Parameters:

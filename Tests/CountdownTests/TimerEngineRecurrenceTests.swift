@@ -66,7 +66,8 @@ private func makeEngine(wall: Date, spread: Double = 0, zone: String = "UTC") ->
 private func calendar(_ expression: String, zone: String? = "UTC", skipMissed: Bool = false)
     -> TimerEngine.RecurrenceRequest
 {
-    TimerEngine.RecurrenceRequest(kind: .calendar(expression: expression, zone: zone), skipMissed: skipMissed)
+    TimerEngine.RecurrenceRequest(
+        kind: .calendar(expression: expression, zone: zone.flatMap { TimeZone(identifier: $0) }), skipMissed: skipMissed)
 }
 
 @Suite("TimerEngine: recurring timers (--on, --every)")
@@ -452,7 +453,6 @@ struct TimerEngineRecurrenceTests {
         }
         #expect("\(parse)".contains("offset 6"))
         #expect(throws: CountdownError.self) { try engine.start(recurring: calendar("2020-01-01")) }
-        #expect(throws: CountdownError.self) { try engine.start(recurring: calendar("daily", zone: "Mars/Olympus")) }
         #expect(throws: CountdownError.self) { try engine.start(recurring: .init(kind: .every(seconds: 0.1, from: nil))) }
         _ = try engine.start(recurring: calendar("daily"), name: "d")
         #expect(throws: CountdownError.notForRecurring(timer: "timer 1 (\"d\")", operation: "extend")) {

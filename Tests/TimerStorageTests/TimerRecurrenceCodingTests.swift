@@ -92,7 +92,7 @@ struct TimerRecurrenceCodingTests {
         try fixture.session { store in
             var engine = try boot(store, clock: clock).0
             _ = try engine.start(
-                recurring: .init(kind: .calendar(expression: "*:*:0/10", zone: "UTC")), name: "tick")
+                recurring: .init(kind: .calendar(expression: "*:*:0/10", zone: TimeZone(identifier: "UTC"))), name: "tick")
             try engine.commit(to: store)
             // storeTestTime is 15:17:33Z; in 35 s (to 15:18:08) the elapses 15:17:40, 15:17:50 and 15:18:00 ring.
             for _ in 0..<35 {

@@ -16,9 +16,9 @@ extension TimerEngine {
     public struct RecurrenceRequest: Sendable, Hashable {
         /// The rule asked for.
         public enum Kind: Sendable, Hashable {
-            /// A systemd.time(7) calendar expression; `zone` is the requester's IANA zone (its `TZ`),
-            /// or `nil` to follow the system zone. A zone written in the expression wins over both.
-            case calendar(expression: String, zone: String?)
+            /// A systemd.time(7) calendar expression; `zone` is the requester's zone (its `TZ`), or
+            /// `nil` to follow the system zone. A zone written in the expression wins over both.
+            case calendar(expression: String, zone: TimeZone?)
             /// Every `seconds` on the boot-time clock; the first elapse at `from` (a wall-clock
             /// instant in the next 366 days) when given, else `seconds` from now.
             case every(seconds: Double, from: Date?)
@@ -54,8 +54,7 @@ extension TimerEngine {
     ///   - action: what to do at each elapse (``TimerAction``), or `nil`.
     /// - Returns: the new timer, running, with ``TimerSnapshot/recurrence`` set.
     /// - Throws: `CountdownError.invalidRecurrence(_:)` for an expression that does not parse (the
-    ///   parser's message, with token and offset), one that never elapses again, an unknown zone, a
-    ///   period shorter than ``TimerRecurrence/minimumInterval`` or longer than 366 days, or a
+    ///   parser's message, with token and offset), one that never elapses again, a period shorter than ``TimerRecurrence/minimumInterval`` or longer than 366 days, or a
     ///   randomized delay outside 0–366 days; `CountdownError.deadlineOutOfRange(_:now:)` for a
     ///   `from` not in the next 366 days; `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
@@ -87,11 +86,7 @@ extension TimerEngine {
             if let own = expression.timeZone {
                 (zone, zoneName, follows) = (own, expression.timeZoneName ?? own.identifier, false)
             } else if let requesterZone {
-                guard let named = TimeZone(identifier: requesterZone) else {
-                    throw .invalidRecurrence(
-                        "unknown time zone '\(requesterZone)'; use an IANA name such as Europe/Paris (see /usr/share/zoneinfo)")
-                }
-                (zone, zoneName, follows) = (named, requesterZone, false)
+                (zone, zoneName, follows) = (requesterZone, requesterZone.identifier, false)
             } else {
                 (zone, zoneName, follows) = (systemTimeZone, systemTimeZone.identifier, true)
             }
