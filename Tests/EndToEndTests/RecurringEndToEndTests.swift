@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import Testing
+import TimerModel
+import TimerProtocol
+
+/// Recurring timers through the real timerd and timerctl (issue 13, acceptance 3): a `*:*:0/2`
+/// timer with `--exec` rings every 2 s, survives a restart of timerd without a duplicate or a lost
+/// elapse (the elapses that pass while it is down ring as one catch-up that stands for all of them),
+/// and stops cleanly; a calendar timer that follows the system zone is re-timed when the zone file
+/// is replaced. Bounds are generous (the machine is shared); sleeps are real, as the daemon's are.
+@Suite("Recurring timers through the real timerd", .serialized, .tags(.endToEnd))
+struct RecurringEndToEndTests {
+    /// The lines of `path` (none when it does not exist yet).
+    private func lines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    private func status(_ harness: Harness, _ timer: String) throws -> TimerInfo {
+        let timers = try harness.ctlJSON(["status", timer], as: [TimerInfo].self)
+        return try #require(timers.first)
+    }
+
+    @Test("*:*:0/2 with --exec rings 3 times in ~6 s, survives a restart with no duplicate or lost elapse, stops")
+    func everyTwoSeconds() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let runs = harness.directory + "/runs.txt"
+        let started = harness.ctl([
+            "start", "--on", "*:*:0/2", "--name", "tick", "--exec", "echo \"$TIMER_EVENT\" >> '\(runs)'",
+        ])
+        #expect(started.status == 0, "\(started)")
+        #expect(started.stdout.hasPrefix("started 1 \"tick\": *:*:0/2 ("), "\(started)")
+        let first = try status(harness, "tick")
+        let firstElapse = try #require(first.recurrence?.nextElapse.flatMap { ISO8601.date(from: $0) })
+        // Until 0.5 s after the third elapse: three runs (the first elapse is ≤ 2 s after the start).
+        Thread.sleep(until: firstElapse.addingTimeInterval(4.5))
+        #expect(lines(runs) == ["elapsed", "elapsed", "elapsed"], "\(harness.log())")
+        #expect(try status(harness, "tick").recurrence?.elapseCount == 3)
+
+        // timerd stops for 3 s: at least one elapse passes while it is down.
+        #expect(harness.stopDaemon() == 0)
+        Thread.sleep(forTimeInterval: 3)
+        try harness.startDaemon()
+        // The catch-up rings within its 5 s spread; then on-time elapses go on.
+        Thread.sleep(forTimeInterval: 7)
+        let stopped = harness.ctl(["stop", "tick", "--json"])
+        #expect(stopped.status == 0, "\(stopped)")
+        let info = try JSONDecoder().decode(TimerInfo.self, from: Data(stopped.stdout.utf8))
+        #expect(info.state == .stopped)
+        let recurrence = try #require(info.recurrence)
+        #expect(recurrence.nextElapse == nil)
+        let lastElapse = try #require(recurrence.lastElapse.flatMap { ISO8601.date(from: $0) })
+        // Every even second from the first elapse to the last is accounted for exactly once: rung on
+        // time (one run each) or folded into the catch-up (its `missed`).
+        let instants = Int((lastElapse.timeIntervalSince(firstElapse) / 2).rounded()) + 1
+        #expect(recurrence.elapseCount == instants, "\(harness.log())")
+        let ran = lines(runs)
+        #expect(ran.filter { $0 == "missed" }.count == 1, "one catch-up after the restart: \(ran)")
+        #expect(ran.count < instants, "the catch-up stands for more than one elapse: \(ran)")
+        #expect(ran.count >= 3 + 1 + 1)  // three before, the catch-up, and an on-time one after it
+        // Stopped: nothing rings any more.
+        let count = ran.count
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(lines(runs).count == count)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test("Replacing the zone file re-times a timer that follows the system zone; an explicit zone stays")
+    func zoneChange() throws {
+        let harness = try Harness()
+        let zoneDirectory = harness.directory + "/etc"
+        try FileManager.default.createDirectory(atPath: zoneDirectory, withIntermediateDirectories: true)
+        let localtime = zoneDirectory + "/localtime"
+        try FileManager.default.createSymbolicLink(
+            atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Paris")
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = nil
+        let follows = Harness.run(
+            Harness.timerctl, ["--socket", harness.socketPath, "start", "--on", "*-*-* 07:00", "--name", "wake"],
+            environment: environment)
+        #expect(follows.status == 0, "\(follows)")
+        environment["TZ"] = "Asia/Tokyo"
+        let explicit = Harness.run(
+            Harness.timerctl, ["--socket", harness.socketPath, "start", "--on", "*-*-* 07:00", "--name", "tokyo"],
+            environment: environment)
+        #expect(explicit.status == 0, "\(explicit)")
+        let before = try status(harness, "wake").recurrence
+        #expect(before?.zone == "Europe/Paris" && before?.followsSystemZone == true)
+        let tokyo = try status(harness, "tokyo").recurrence
+        #expect(tokyo?.zone == "Asia/Tokyo" && tokyo?.followsSystemZone == false)
+
+        // Replaced by a rename, as timedatectl does.
+        try FileManager.default.createSymbolicLink(
+            atPath: zoneDirectory + "/localtime.new", withDestinationPath: "/usr/share/zoneinfo/America/New_York")
+        #expect(rename(zoneDirectory + "/localtime.new", localtime) == 0)
+        let deadline = Date().addingTimeInterval(10)
+        var after = before
+        while Date() < deadline, after?.zone != "America/New_York" {
+            usleep(50_000)
+            after = try status(harness, "wake").recurrence
+        }
+        #expect(after?.zone == "America/New_York", "\(harness.log())")
+        // 07:00 in New York is 11:00Z or 12:00Z (EDT/EST); in Paris 05:00Z or 06:00Z.
+        let next = try #require(after?.nextElapse.flatMap { ISO8601.date(from: $0) })
+        let utc = Calendar(identifier: .gregorian)
+        var calendar = utc
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        #expect(calendar.component(.hour, from: next) == 7 && calendar.component(.minute, from: next) == 0)
+        #expect(try status(harness, "tokyo").recurrence == tokyo)
+        #expect(harness.log().contains("system time zone changed from Europe/Paris to America/New_York"))
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test("A bad expression is refused with the token and its offset; nothing is started")
+    func parseError() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let run = harness.ctl(["start", "--on", "Mon..Fry 07:00"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("invalid calendar expression 'Mon..Fry 07:00'"), "\(run)")
+        #expect(run.stderr.contains("at offset 0"), "\(run)")
+        #expect(harness.ctl(["status"]).stdout.contains("no live timers"))
+        #expect(harness.stopDaemon() == 0)
+    }
+}
