@@ -124,7 +124,8 @@ extension TimerService {
             delay = seconds
         case .some(.string(let text)): delay = try DurationParser.seconds(from: text)
         case .some(let other):
-            throw Self.typeError("randomizedDelay", "seconds (a number) or a duration such as \"30s\"", other, .timerStart)
+            throw Self.typeError(
+                "randomizedDelay", "seconds (a number) or a duration such as \"30s\"", other, .timerStart)
         }
         let zone: String?
         switch params["timeZone"] {
@@ -145,7 +146,8 @@ extension TimerService {
                 } else {
                     guard let known = TimeZone(identifier: zone) else {
                         throw RPCError(
-                            .invalidParams, "unknown time zone \"\(zone)\": use an IANA name such as Europe/Paris or UTC")
+                            .invalidParams,
+                            "unknown time zone \"\(zone)\": use an IANA name such as Europe/Paris or UTC")
                     }
                     resolved = known
                 }

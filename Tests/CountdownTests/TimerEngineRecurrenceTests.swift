@@ -67,7 +67,8 @@ private func calendar(_ expression: String, zone: String? = "UTC", skipMissed: B
     -> TimerEngine.RecurrenceRequest
 {
     TimerEngine.RecurrenceRequest(
-        kind: .calendar(expression: expression, zone: zone.flatMap { TimeZone(identifier: $0) }), skipMissed: skipMissed)
+        kind: .calendar(expression: expression, zone: zone.flatMap { TimeZone(identifier: $0) }), skipMissed: skipMissed
+    )
 }
 
 @Suite("TimerEngine: recurring timers (--on, --every)")
@@ -78,7 +79,9 @@ struct TimerEngineRecurrenceTests {
         let action = TimerAction(command: "true", notify: false, workingDirectory: "/", environment: [])
         let started = try engine.start(recurring: calendar("*:0/15"), name: "quarter", action: action)
         #expect(iso(started.endsAt) == "2026-11-29T09:15:00.000Z")
-        #expect(started.recurrence?.recurrence.rule == .calendar(expression: "*:0/15", zone: "UTC", followsSystemZone: false))
+        #expect(
+            started.recurrence?.recurrence.rule
+                == .calendar(expression: "*:0/15", zone: "UTC", followsSystemZone: false))
         _ = engine.takeEvents()
         var runs = 0
         var run = Run()
@@ -95,10 +98,11 @@ struct TimerEngineRecurrenceTests {
             _ = engine.takeEvents()
         }
         // 09:00:05 + 3,600 s = 10:00:05: the elapses of :0/15 in between.
-        #expect(run.elapses.map(\.date) == [
-            "2026-11-29T09:15:00.000Z", "2026-11-29T09:30:00.000Z", "2026-11-29T09:45:00.000Z",
-            "2026-11-29T10:00:00.000Z",
-        ])
+        #expect(
+            run.elapses.map(\.date) == [
+                "2026-11-29T09:15:00.000Z", "2026-11-29T09:30:00.000Z", "2026-11-29T09:45:00.000Z",
+                "2026-11-29T10:00:00.000Z",
+            ])
         #expect(run.elapses.allSatisfy { $0.missed == 0 })
         #expect(run.wakeups == 4)
         #expect(runs == 4)
@@ -131,9 +135,10 @@ struct TimerEngineRecurrenceTests {
             recurring: .init(kind: .every(seconds: 3_600, from: date("2026-11-29T09:20:00Z"))), name: "from")
         _ = engine.takeEvents()
         let run = drive(&engine, clock, forSeconds: 3 * 3_600)
-        #expect(run.elapses.map(\.date) == [
-            "2026-11-29T09:20:00.000Z", "2026-11-29T10:20:00.000Z", "2026-11-29T11:20:00.000Z",
-        ])
+        #expect(
+            run.elapses.map(\.date) == [
+                "2026-11-29T09:20:00.000Z", "2026-11-29T10:20:00.000Z", "2026-11-29T11:20:00.000Z",
+            ])
     }
 
     @Test("A suspend over three hourly elapses rings one catch-up at wake-up with missed 3, then goes on")
@@ -345,8 +350,10 @@ struct TimerEngineRecurrenceTests {
         _ = engine.takeEvents()
         let run = drive(&engine, clock, forSeconds: 2 * 86_400)
         let parsed = try CalendarExpression.parse(expression)
-        let expected = parsed.elapses(after: date(start), defaultZone: try #require(TimeZone(identifier: zone)), count: 400)
-            .filter { $0 <= clock.wallNow() }.map { ISO8601.string(from: $0) }
+        let expected = parsed.elapses(
+            after: date(start), defaultZone: try #require(TimeZone(identifier: zone)), count: 400
+        )
+        .filter { $0 <= clock.wallNow() }.map { ISO8601.string(from: $0) }
         #expect(expected.count >= 2)  // the stretch crosses the transition with several elapses
         #expect(run.elapses.map(\.date) == expected)
         #expect(Set(run.elapses.map(\.date)).count == run.elapses.count)  // never twice
@@ -361,9 +368,10 @@ struct TimerEngineRecurrenceTests {
         let gap = drive(&engine, clock, forSeconds: 3 * 86_400)
         // 03-28 02:30 CET = 01:30Z; 03-29 02:30 does not exist, moved by the 1 h gap to 03:30 CEST = 01:30Z;
         // 03-30 02:30 CEST = 00:30Z (docs/calendar.md, DST gap policy).
-        #expect(gap.elapses.map(\.date) == [
-            "2026-03-28T01:30:00.000Z", "2026-03-29T01:30:00.000Z", "2026-03-30T00:30:00.000Z",
-        ])
+        #expect(
+            gap.elapses.map(\.date) == [
+                "2026-03-28T01:30:00.000Z", "2026-03-29T01:30:00.000Z", "2026-03-30T00:30:00.000Z",
+            ])
         var (fall, fallClock) = makeEngine(wall: date("2026-10-24T12:00:00Z"), zone: "Europe/Paris")
         _ = try fall.start(recurring: calendar("*-*-* 02:30", zone: "Europe/Paris"), name: "overlap")
         let overlap = drive(&fall, fallClock, forSeconds: 2 * 86_400)
@@ -387,9 +395,10 @@ struct TimerEngineRecurrenceTests {
         var (engine, clock) = makeEngine(wall: date("2026-01-30T00:00:00Z"))
         _ = try engine.start(recurring: calendar("*-*~01 18:00"), name: "eom")
         let run = drive(&engine, clock, forSeconds: 62 * 86_400)  // to 2026-04-01T00:00Z
-        #expect(run.elapses.map(\.date) == [
-            "2026-01-31T18:00:00.000Z", "2026-02-28T18:00:00.000Z", "2026-03-31T18:00:00.000Z",
-        ])
+        #expect(
+            run.elapses.map(\.date) == [
+                "2026-01-31T18:00:00.000Z", "2026-02-28T18:00:00.000Z", "2026-03-31T18:00:00.000Z",
+            ])
         #expect(run.wakeups == 3)
     }
 
@@ -453,7 +462,9 @@ struct TimerEngineRecurrenceTests {
         }
         #expect("\(parse)".contains("offset 6"))
         #expect(throws: CountdownError.self) { try engine.start(recurring: calendar("2020-01-01")) }
-        #expect(throws: CountdownError.self) { try engine.start(recurring: .init(kind: .every(seconds: 0.1, from: nil))) }
+        #expect(throws: CountdownError.self) {
+            try engine.start(recurring: .init(kind: .every(seconds: 0.1, from: nil)))
+        }
         _ = try engine.start(recurring: calendar("daily"), name: "d")
         #expect(throws: CountdownError.notForRecurring(timer: "timer 1 (\"d\")", operation: "extend")) {
             try engine.extend(.name("d"), bySeconds: 60)

@@ -86,7 +86,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events", "extend", "restart",
+                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events",
+                "extend", "restart",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)

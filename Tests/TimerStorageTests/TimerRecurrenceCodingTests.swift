@@ -21,7 +21,8 @@ private let calendarRecord = TimerRecord(
         .recurrence(
             {
                 var recurrence = TimerRecurrence(
-                    rule: .calendar(expression: "Mon..Fri *:0/15 Europe/Paris", zone: "Europe/Paris", followsSystemZone: false),
+                    rule: .calendar(
+                        expression: "Mon..Fri *:0/15 Europe/Paris", zone: "Europe/Paris", followsSystemZone: false),
                     skipMissed: true, randomizedDelay: 30)
                 recurrence.nextElapse = Date(timeIntervalSince1970: 1_795_943_700)  // 09:15:00Z
                 recurrence.lastElapse = Date(timeIntervalSince1970: 1_795_942_800)
@@ -72,19 +73,23 @@ struct TimerRecurrenceCodingTests {
         var badVersion = bytes
         badVersion[bodyStart] = 9
         #expect(
-            throws: BinaryReader.Problem.invalid(field: "recurrence version", offset: bodyStart, reason: "unknown version 9")
+            throws: BinaryReader.Problem.invalid(
+                field: "recurrence version", offset: bodyStart, reason: "unknown version 9")
         ) { try decode(badVersion) }
         var badKind = bytes
         badKind[bodyStart + 1] = 7
         #expect(
-            throws: BinaryReader.Problem.invalid(field: "recurrence kind", offset: bodyStart + 1, reason: "unknown kind 7")
+            throws: BinaryReader.Problem.invalid(
+                field: "recurrence kind", offset: bodyStart + 1, reason: "unknown kind 7")
         ) { try decode(badKind) }
         for length in (bodyStart - 10)..<bytes.count {
             #expect(throws: BinaryReader.Problem.self, "cut at \(length)") { try decode(Array(bytes.prefix(length))) }
         }
     }
 
-    @Test("A recurring timer survives each store across a restart: no elapse repeated, none lost", arguments: StoreKind.allCases)
+    @Test(
+        "A recurring timer survives each store across a restart: no elapse repeated, none lost",
+        arguments: StoreKind.allCases)
     func stores(kind: StoreKind) throws {
         let fixture = try kind.makeFixture()
         let clock = ManualClock(wall: storeTestTime)
@@ -92,7 +97,8 @@ struct TimerRecurrenceCodingTests {
         try fixture.session { store in
             var engine = try boot(store, clock: clock).0
             _ = try engine.start(
-                recurring: .init(kind: .calendar(expression: "*:*:0/10", zone: TimeZone(identifier: "UTC"))), name: "tick")
+                recurring: .init(kind: .calendar(expression: "*:*:0/10", zone: TimeZone(identifier: "UTC"))),
+                name: "tick")
             try engine.commit(to: store)
             // storeTestTime is 15:17:33Z; in 35 s (to 15:18:08) the elapses 15:17:40, 15:17:50 and 15:18:00 ring.
             for _ in 0..<35 {

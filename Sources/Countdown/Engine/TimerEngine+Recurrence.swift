@@ -66,7 +66,8 @@ extension TimerEngine {
         guard request.randomizedDelay.isFinite, (0...DurationParser.maximumSeconds).contains(request.randomizedDelay)
         else {
             throw .invalidRecurrence(
-                "the randomized delay must be 0 to 366 days, got \(DurationFormatter.compact(seconds: request.randomizedDelay))")
+                "the randomized delay must be 0 to 366 days, got \(DurationFormatter.compact(seconds: request.randomizedDelay))"
+            )
         }
         let wall = clock.wallNow()
         let now = clock.now()
@@ -344,7 +345,8 @@ extension TimerEngine {
                 latest = passed.latest ?? nominal
                 let late = wasAway || wall.timeIntervalSince(scheduled) >= 1
                 if !late {
-                    ring = Ring(counted: passed.count, missed: passed.count - 1, date: latest ?? nominal, trigger: .elapsed)
+                    ring = Ring(
+                        counted: passed.count, missed: passed.count - 1, date: latest ?? nominal, trigger: .elapsed)
                 } else if !recurrence.skipMissed {
                     let spread = recurrence.randomizedDelay > 0 ? recurrence.randomizedDelay : catchUpSpread
                     let wait = Self.fixedDelay(id: id, instant: latest ?? nominal, spread: spread)
@@ -452,7 +454,8 @@ extension TimerEngine {
 
     private mutating func report(_ ring: Ring, record: TimerRecord, now: BootInstant, wall: Date) {
         report(
-            .elapsed(missed: ring.missed), owner: record.owner, date: ring.date, record.snapshot(at: now, wallNow: wall))
+            .elapsed(missed: ring.missed), owner: record.owner, date: ring.date, record.snapshot(at: now, wallNow: wall)
+        )
     }
 
     /// Adds a running run per kind for one elapse and queues it, like a one-shot finish; a kind whose
