@@ -87,7 +87,9 @@ extension TimerEngine {
             if let own = expression.timeZone {
                 (zone, zoneName, follows) = (own, expression.timeZoneName ?? own.identifier, false)
             } else if let requesterZone {
-                (zone, zoneName, follows) = (requesterZone, requesterZone.identifier, false)
+                // Foundation names UTC "GMT"; shown and stored as UTC, as systemd writes it.
+                let name = requesterZone.identifier == "GMT" ? "UTC" : requesterZone.identifier
+                (zone, zoneName, follows) = (requesterZone, name, false)
             } else {
                 (zone, zoneName, follows) = (systemTimeZone, systemTimeZone.identifier, true)
             }
