@@ -397,5 +397,6 @@ case "ops": operations(options)
 case "notify": notifySink(options)
 case "redis-proto": redisProtocol(options)
 case "events": eventsBenchmark(options)
+case "recurring": recurring(options)
 default: fail("unknown command \(arguments[1])")
 }
