@@ -193,7 +193,8 @@ extension TimerEngine {
 
     /// Nanoseconds of a number of seconds, at least 1 and at most 4e18.
     static func nanoseconds(_ seconds: Double) -> Int64 {
-        Int64((min(max(seconds, 1e-9), 4e9) * 1e9).rounded())
+        guard seconds.isFinite else { return seconds > 0 ? 4_000_000_000_000_000_000 : 1 }
+        return Int64((min(max(seconds, 1e-9), 4e9) * 1e9).rounded())
     }
 
     /// A fixed pseudo-random part of `spread` (seconds, in [0, spread)) for one timer and one elapse:
@@ -391,7 +392,8 @@ extension TimerEngine {
                 now: now, elapsed: Int64((min(since, 4e9) * 1e9).rounded()),
                 remaining: Self.nanoseconds(ringAt.timeIntervalSince(wall)))
         case .every(let seconds):
-            let period = Self.nanoseconds(seconds)
+            // A stored period below the minimum (only a damaged store has one) is read as the minimum.
+            let period = Self.nanoseconds(max(seconds, TimerRecurrence.minimumInterval))
             let late = now.nanoseconds(since: deadline)
             var nextBoot: BootInstant
             var sinceLast: Int64 = 0
