@@ -255,6 +255,53 @@ struct TimerEngineRecurrenceTests {
         #expect(iso(status.endsAt) == "2026-11-29T14:00:00.000Z")
     }
 
+    @Test("--every across a power-off: one catch-up at start-up standing for the periods passed")
+    func everyPowerOff() throws {
+        var (engine, clock) = makeEngine(wall: nine)
+        _ = try engine.start(recurring: .init(kind: .every(seconds: 600, from: nil)), name: "e")
+        _ = drive(&engine, clock, forSeconds: 660)  // rings 09:10; now 09:11
+        let saved = engine.snapshot
+        // Off from 09:11 to 09:45 (new boot): 09:20, 09:30 and 09:40 passed.
+        let rebooted = ManualClock(boot: BootInstant(nanoseconds: 2 * second), wall: date("2026-11-29T09:45:00Z"))
+        var restored = TimerEngine(clock: rebooted)
+        restored.eventRecording = .buffered
+        restored.catchUpSpread = 0
+        #expect(restored.restore(saved, sameBoot: false).isEmpty)
+        var run = Run()
+        collect(&restored, into: &run)
+        #expect(run.elapses.count == 1)
+        #expect(run.elapses.first?.missed == 3)
+        #expect(run.elapses.first?.date == "2026-11-29T09:40:00.000Z")
+        // The next period runs from the catch-up: 09:55.
+        #expect(iso(try restored.status(.name("e")).endsAt) == "2026-11-29T09:55:00.000Z")
+        #expect(try restored.status(.name("e")).recurrence?.recurrence.elapseCount == 4)
+    }
+
+    @Test("A catch-up waiting for its spread survives a restart: rung once, standing for every elapse passed")
+    func pendingCatchUpAcrossRestart() throws {
+        var (engine, clock) = makeEngine(wall: nine.addingTimeInterval(1_800), spread: 300)  // 09:30, 5 min spread
+        _ = try engine.start(recurring: calendar("*:0/1"), name: "m")  // every minute
+        _ = engine.takeEvents()
+        clock.suspend(forNanoseconds: 150 * second)  // to 09:32:30: 09:31 and 09:32 passed
+        _ = engine.fireDueTimers()
+        #expect(engine.takeEvents().isEmpty)  // the catch-up waits for its part of the 300 s
+        let wait = TimerEngine.fixedDelay(id: 1, instant: date("2026-11-29T09:32:00Z"), spread: 300)
+        #expect(try engine.status(.name("m")).recurrence?.recurrence.pendingMissed == 2)
+        let saved = engine.snapshot
+        // timerd restarts 1 s later on the same boot; the catch-up rings at its instant, once.
+        clock.advance(bySeconds: 1)
+        var restored = TimerEngine(clock: clock)
+        restored.eventRecording = .buffered
+        restored.catchUpSpread = 300
+        _ = restored.restore(saved, sameBoot: true)
+        let run = drive(&restored, clock, forSeconds: wait + 1)
+        // It rings at 09:32:30 + wait and stands for 09:31, 09:32 and each minute up to then.
+        let passedWhileWaiting = 2 + Int((30 + wait) / 60)
+        #expect(run.elapses.count == 1)
+        #expect(run.elapses.first?.missed == passedWhileWaiting)
+        #expect(try restored.status(.name("m")).recurrence?.recurrence.elapseCount == UInt64(passedWhileWaiting))
+    }
+
     @Test("A restart on the same boot with no elapse in between neither repeats nor loses one")
     func restartNoDuplicate() throws {
         var (engine, clock) = makeEngine(wall: nine.addingTimeInterval(1_800))
