@@ -105,12 +105,38 @@ struct RecurringEndToEndTests {
         #expect(after?.zone == "America/New_York", "\(harness.log())")
         // 07:00 in New York is 11:00Z or 12:00Z (EDT/EST); in Paris 05:00Z or 06:00Z.
         let next = try #require(after?.nextElapse.flatMap { ISO8601.date(from: $0) })
-        let utc = Calendar(identifier: .gregorian)
-        var calendar = utc
+        var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
         #expect(calendar.component(.hour, from: next) == 7 && calendar.component(.minute, from: next) == 0)
         #expect(try status(harness, "tokyo").recurrence == tokyo)
         #expect(harness.log().contains("system time zone changed from Europe/Paris to America/New_York"))
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test("A zone change while timerd is down re-times the follower at the next start")
+    func zoneChangeWhileDown() throws {
+        let harness = try Harness()
+        let localtime = harness.directory + "/localtime"
+        try FileManager.default.createSymbolicLink(
+            atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Paris")
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = nil
+        let started = Harness.run(
+            Harness.timerctl, ["--socket", harness.socketPath, "start", "--on", "*-*-* 07:00", "--name", "wake"],
+            environment: environment)
+        #expect(started.status == 0, "\(started)")
+        #expect(harness.stopDaemon() == 0)
+        try FileManager.default.removeItem(atPath: localtime)
+        try FileManager.default.createSymbolicLink(
+            atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        let after = try status(harness, "wake").recurrence
+        #expect(after?.zone == "Asia/Tokyo" && after?.followsSystemZone == true, "\(harness.log())")
+        let next = try #require(after?.nextElapse.flatMap { ISO8601.date(from: $0) })
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        #expect(calendar.component(.hour, from: next) == 7 && calendar.component(.minute, from: next) == 0)
         #expect(harness.stopDaemon() == 0)
     }
 
