@@ -32,7 +32,7 @@ enum StatusTable {
             var row = [
                 timer.id, timer.name ?? "-", timer.state.rawValue,
                 DurationFormatter.countdown(seconds: timer.remaining),
-                timer.recurrence.map(recurrenceText) ?? progressText(timer),
+                timer.recurrence.map { recurrenceText($0, now: now, clock: clock) } ?? progressText(timer),
             ]
             if showsEnd { row.insert(timer.recurrence == nil ? endText(timer, now: now, clock: clock) : "-", at: 4) }
             if showsNext { row.insert(nextText(timer, now: now, clock: clock), at: 4) }
@@ -56,13 +56,17 @@ enum StatusTable {
         return output
     }
 
-    /// A recurring timer's rule, elapse count and latest result: `*:0/15 (UTC)  #12, last exited 0`.
-    static func recurrenceText(_ recurrence: RecurrenceInfo) -> String {
+    /// A recurring timer's rule, elapse count, latest elapse (local time) and latest action result:
+    /// `*:0/15 (UTC)  #12, last 10:00:00 exited 0`; `caught up N` when the latest was a catch-up.
+    static func recurrenceText(_ recurrence: RecurrenceInfo, now: Date, clock: LocalClock) -> String {
         var text = recurrence.ruleText
         if let zone = recurrence.zone, recurrence.expression?.hasSuffix(zone) == false { text += " (\(zone))" }
         text += "  #\(recurrence.elapseCount)"
+        if let last = recurrence.lastElapse.flatMap({ ISO8601.date(from: $0) }) {
+            text += ", last " + clock.endText(last, now: now)
+            if let result = recurrence.lastResult { text += " " + result }
+        }
         if recurrence.lastMissed > 0 { text += ", caught up \(recurrence.lastMissed)" }
-        if let result = recurrence.lastResult { text += ", last \(result)" }
         return text
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TimerModel
 import TimerProtocol
@@ -56,6 +57,42 @@ struct RecurringOptionsTests {
         ])
     func usage(arguments: [String], message: String) {
         #expect(throws: ControlError.usage(message, verb: .start)) { try ControlOptions.parse(arguments) }
+    }
+
+    @Test("status: a NEXT column and the rule, count, latest elapse and result where the bar would be")
+    func statusTable() {
+        // now: 2026-12-01T06:30:00Z = 07:30:00 at UTC+1 (the fixed clock's zone).
+        let now = Date(timeIntervalSince1970: 1_796_106_600)
+        let clock = LocalClock.fixed(offsetSeconds: 3_600)
+        let progress = ProgressSnapshot(
+            totalUnitCount: 900_000, completedUnitCount: 0, fractionCompleted: 0, isIndeterminate: false,
+            isFinished: false, isCancelled: false, isPaused: false)
+        var quarter = TimerInfo(
+            id: "1", name: "q", state: .running, duration: 900, remaining: 600, elapsed: 300, progress: progress,
+            endsAt: "2026-12-01T06:40:00.000Z")
+        quarter.recurrence = RecurrenceInfo(
+            elapseCount: 12, every: nil, expression: "*:0/10", followsSystemZone: true,
+            lastElapse: "2026-12-01T06:30:00.000Z", lastMissed: 0, lastResult: "exited 0",
+            nextElapse: "2026-12-01T06:40:00.000Z", persistent: true, randomizedDelay: 0, zone: "Europe/Paris")
+        var walk = TimerInfo(
+            id: "2", name: "w", state: .running, duration: 5_400, remaining: 5_400, elapsed: 0, progress: progress,
+            endsAt: "2026-12-01T08:00:00.000Z")
+        walk.recurrence = RecurrenceInfo(
+            elapseCount: 3, every: 5_400, expression: nil, followsSystemZone: nil,
+            lastElapse: "2026-12-01T06:30:00.000Z", lastMissed: 2, lastResult: nil,
+            nextElapse: "2026-12-01T08:00:00.000Z", persistent: true, randomizedDelay: 0, zone: nil)
+        let tea = TimerInfo(
+            id: "3", name: "tea", state: .running, duration: 900, remaining: 900, elapsed: 0, progress: progress,
+            endsAt: "2026-12-01T06:45:00.000Z")
+        // Local times at UTC+1: next 07:40:00 and 09:00:00, latest 07:30:00; tea ends 07:45:00.
+        #expect(
+            StatusTable.render([quarter, walk, tea], color: false, now: now, clock: clock) == """
+                ID  NAME  STATE    REMAINING  NEXT      END       PROGRESS
+                1   q     running  0:10:00    07:40:00  -         *:0/10 (Europe/Paris)  #12, last 07:30:00 exited 0
+                2   w     running  1:30:00    09:00:00  -         every 1h30m  #3, last 07:30:00, caught up 2
+                3   tea   running  0:15:00    -         07:45:00  [--------------------]   0%
+
+                """)
     }
 
     @Test("Bad values are refused before anything is sent")
