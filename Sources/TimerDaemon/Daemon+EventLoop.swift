@@ -31,11 +31,11 @@ extension Daemon {
             }
             for (token, ready) in events {
                 switch token {
+                case Self.zoneToken: zoneFileChanged()
                 case Self.listenerToken: acceptClients()
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
-                case Self.zoneToken: zoneFileChanged()
                 default: if !handleActionEvent(token) { serve(token, ready) }
                 }
             }
@@ -105,22 +105,6 @@ extension Daemon {
         if moved > 0 {
             log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
         }
-        fireTimers()
-    }
-
-    /// The system zone's file changed (`/etc/localtime` replaced): when the zone it names differs,
-    /// calendar timers that follow the system zone are re-timed; explicit-zone timers are not.
-    func zoneFileChanged() {
-        guard let zoneWatch, zoneWatch.acknowledge() else { return }
-        let detected = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
-        let old = service.engine.systemTimeZone.identifier
-        guard detected.zone.identifier != old else { return }
-        if let warning = detected.warning { log("warning: \(warning)") }
-        let moved = service.engine.systemTimeZoneChanged(to: detected.zone)
-        if service.engine.hasChanges { stateIsDirty = true }
-        log(
-            "system time zone changed from \(old) to \(detected.zone.identifier): re-timed \(moved) calendar "
-                + "timer\(moved == 1 ? "" : "s")")
         fireTimers()
     }
 

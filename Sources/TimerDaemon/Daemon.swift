@@ -26,8 +26,9 @@ public final class Daemon {
     static let timerToken: UInt64 = 1
     static let signalToken: UInt64 = 2
     static let wallClockToken: UInt64 = 3
-    /// The inotify watch of the system zone's file (`/etc/localtime`; issue 13).
-    static let zoneToken: UInt64 = 4
+    /// The inotify watch of the system zone's file (`/etc/localtime`; issue 13). Not 4: i14multi's
+    /// shared-mode socket takes 4.
+    static let zoneToken: UInt64 = 5
 
     let options: DaemonOptions
     let socketPath: String
@@ -207,18 +208,11 @@ public final class Daemon {
         epoll = try Epoll()
         bootTimer = try BootTimer()
         wallClock = try WallClockWatch()
+        zoneWatch = Self.watchZoneFile(zonePath, epoll: epoll, log: log)
         try epoll.add(listener, interest: .readable, token: Self.listenerToken)
         try epoll.add(bootTimer.descriptor, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
-        do {
-            let watch = try ZoneFileWatch(path: zonePath)
-            try epoll.add(watch.descriptor, interest: .readable, token: Self.zoneToken)
-            zoneWatch = watch
-        } catch {
-            log("warning: cannot watch \(zonePath) for time-zone changes: \(error)")
-            zoneWatch = nil
-        }
         self.listener = .some(listener)
     }
 
