@@ -5,6 +5,10 @@ import TimerSystem
 /// The system zone's watch (issue 13): calendar timers that follow the system zone are re-timed when
 /// `/etc/localtime` (or `TIMERD_LOCALTIME`) names another zone (docs/calendar.md, "Zones").
 extension Daemon {
+    /// The epoll token of the inotify watch of the system zone's file. Not 4: i14multi's shared-mode
+    /// socket takes 4.
+    static let zoneToken: UInt64 = 5
+
     /// Watches `path`'s directory with inotify and registers the watch with `epoll`; `nil` (logged)
     /// when it cannot: timers then keep the zone timerd started with.
     static func watchZoneFile(_ path: String, epoll: Epoll, log: (String) -> Void) -> ZoneFileWatch? {

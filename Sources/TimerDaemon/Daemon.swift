@@ -26,9 +26,6 @@ public final class Daemon {
     static let timerToken: UInt64 = 1
     static let signalToken: UInt64 = 2
     static let wallClockToken: UInt64 = 3
-    /// The inotify watch of the system zone's file (`/etc/localtime`; issue 13). Not 4: i14multi's
-    /// shared-mode socket takes 4.
-    static let zoneToken: UInt64 = 5
 
     let options: DaemonOptions
     let socketPath: String
