@@ -35,11 +35,13 @@ extension Daemon {
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
+                case Self.sharedSocketToken: sharedTurn()
                 default: if !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
             enforceActionTimeouts()
+            sharedEndOfTurn()
             commit()
             connectionHousekeeping()
             checkIdle()
@@ -56,6 +58,7 @@ extension Daemon {
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
+        if shared != nil, handleShared(line, from: connection, context: context) { return }
         let outcome = service.handle(line: line, context: context)
         if outcome.changedState { stateIsDirty = true }
         if outcome.requiresDurability { syncIsNeeded = true }
@@ -85,6 +88,7 @@ extension Daemon {
     }
 
     func fireTimers() {
+        if shared != nil { return sharedTurn() }
         bootTimer.drain()
         armedDeadline = nil
         let (endings, wakeups) = service.fireDueTimers()
@@ -207,7 +211,8 @@ extension Daemon {
     // MARK: - Time
 
     func rearmTimer() {
-        let deadline = service.engine.nextDeadline?.nanoseconds
+        // Shared mode: the next claim, on the host's own boot-time clock (the test offset taken off).
+        let deadline = shared.map { $0.nextTurnAt - $0.clockOffset } ?? service.engine.nextDeadline?.nanoseconds
         guard deadline != armedDeadline else { return }
         do {
             try bootTimer.arm(atNanoseconds: deadline)

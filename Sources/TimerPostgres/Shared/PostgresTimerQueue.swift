@@ -75,10 +75,10 @@ public final class PostgresTimerQueue {
             let rows = try connection.query(
                 """
                 INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
-                    segments_ns)
+                    segments_ns, created_at)
                 VALUES ($1, $2, $3, true, 'running',
                     clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9), 0,
-                    cardinality($4::bigint[]), 1, $5, $4::bigint[])
+                    cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp())
                 RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
                 """, [String(id), String(owner), name, segments, hostID])
             try connection.query(
@@ -134,23 +134,30 @@ public final class PostgresTimerQueue {
     /// - Throws: ``PostgresError``.
     public func complete(_ claim: Claim) throws(PostgresError) -> Completion {
         try connection.transaction { connection throws(PostgresError) in
+            // `met` is the deadline this completion met (the row's due_at before the update), kept
+            // in the outbox row with the completion's instant, so lateness can be read from it.
             let rows = try connection.query(
                 """
-                UPDATE timerd_timers
-                SET step = CASE WHEN step + 1 < steps THEN step + 1 ELSE step END,
-                    state = CASE WHEN step + 1 < steps THEN 'running' ELSE 'finished' END,
-                    live = step + 1 < steps,
-                    due_at = CASE WHEN step + 1 < steps
-                        THEN due_at + make_interval(secs => segments_ns[step + 2] / 1e9) END,
-                    claim_until = NULL, claimed_by = NULL, version = version + 1, updated_at = now()
-                WHERE id = $1 AND fence = $2 AND claimed_by = $3 AND state = 'running'
-                RETURNING state, step
+                UPDATE timerd_timers t
+                SET step = CASE WHEN t.step + 1 < t.steps THEN t.step + 1 ELSE t.step END,
+                    state = CASE WHEN t.step + 1 < t.steps THEN 'running' ELSE 'finished' END,
+                    live = t.step + 1 < t.steps,
+                    due_at = CASE WHEN t.step + 1 < t.steps
+                        THEN t.due_at + make_interval(secs => t.segments_ns[t.step + 2] / 1e9) END,
+                    ended_at = CASE WHEN t.step + 1 < t.steps THEN NULL ELSE clock_timestamp() END,
+                    claim_until = NULL, claimed_by = NULL, version = t.version + 1, updated_at = now()
+                FROM (SELECT due_at AS met FROM timerd_timers WHERE id = $1) old
+                WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
+                RETURNING t.state, t.step, old.met
                 """, [String(claim.id), String(claim.fence), hostID])
             guard let state = rows.value(0, 0) else { return .fenceLost }
             let kind = state == "finished" ? "finished" : "step"
             try connection.query(
-                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",
-                [String(claim.id), kind, String(claim.fence), hostID])
+                """
+                INSERT INTO timerd_events (timer_id, kind, fence, host_id, at, due_at, rescue)
+                VALUES ($1, $2, $3, $4, clock_timestamp(), $5, $6)
+                """,
+                [String(claim.id), kind, String(claim.fence), hostID, rows.value(0, 2), claim.isRescue ? "t" : "f"])
             return state == "finished" ? .finished : .nextStep(Int(rows.int64(0, 1) ?? 0))
         }
     }
@@ -177,10 +184,10 @@ public final class PostgresTimerQueue {
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid; another owner's timer is not found.
+    ///   - owner: the requester's uid; another owner's timer is not found (`nil`: any owner, for root).
     /// - Returns: the nanoseconds left, or `nil` when no running timer of `owner` has that id.
     /// - Throws: ``PostgresError``.
-    public func pause(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+    public func pause(id: Int64, owner: UInt32?) throws(PostgresError) -> Int64? {
         try transition(
             id: id, owner: owner, from: "running", kind: "paused",
             set: """
@@ -194,10 +201,10 @@ public final class PostgresTimerQueue {
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid.
+    ///   - owner: the requester's uid (`nil`: any owner, for root).
     /// - Returns: the nanoseconds left, or `nil` when no paused timer of `owner` has that id.
     /// - Throws: ``PostgresError``.
-    public func resume(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+    public func resume(id: Int64, owner: UInt32?) throws(PostgresError) -> Int64? {
         try transition(
             id: id, owner: owner, from: "paused", kind: "resumed",
             set: """
@@ -206,21 +213,26 @@ public final class PostgresTimerQueue {
                 """, returning: "(extract(epoch FROM due_at - now()) * 1e9)::bigint")
     }
 
-    /// Stops a live timer of `owner` from any host.
+    /// Stops a live timer of `owner` from any host; the time left of its current step is kept
+    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock.
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid.
+    ///   - owner: the requester's uid (`nil`: any owner, for root).
     /// - Returns: whether a live timer of `owner` with that id was stopped.
     /// - Throws: ``PostgresError``.
-    public func stop(id: Int64, owner: UInt32) throws(PostgresError) -> Bool {
+    public func stop(id: Int64, owner: UInt32?) throws(PostgresError) -> Bool {
         try transition(
             id: id, owner: owner, from: nil, kind: "stopped",
-            set: "state = 'stopped', live = false, due_at = NULL, remaining_ns = NULL", returning: "0") != nil
+            set: """
+                state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
+                remaining_ns = CASE WHEN state = 'running'
+                    THEN greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint) ELSE remaining_ns END
+                """, returning: "0") != nil
     }
 
     /// One guarded transition with its outbox row, in one transaction.
-    private func transition(id: Int64, owner: UInt32, from: String?, kind: String, set: String, returning: String)
+    private func transition(id: Int64, owner: UInt32?, from: String?, kind: String, set: String, returning: String)
         throws(PostgresError) -> Int64?
     {
         try connection.transaction { connection throws(PostgresError) in
@@ -229,9 +241,9 @@ public final class PostgresTimerQueue {
                 UPDATE timerd_timers
                 SET \(set), fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
                     updated_at = now()
-                WHERE id = $1 AND owner = $2 AND \(from.map { "state = '\($0)'" } ?? "live")
+                WHERE id = $1 AND ($2::bigint IS NULL OR owner = $2) AND \(from.map { "state = '\($0)'" } ?? "live")
                 RETURNING fence, \(returning)
-                """, [String(id), String(owner)])
+                """, [String(id), owner.map { String($0) }])
             guard let fence = rows.value(0, 0) else { return nil }
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",
