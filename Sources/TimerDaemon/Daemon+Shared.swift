@@ -36,6 +36,7 @@ extension Daemon {
     func sharedEndOfTurn() {
         guard let shared, shared.changedThisTurn else { return }
         shared.changedThisTurn = false
+        try? shared.announce()
         if let output = try? shared.followEvents() { apply(output) }
         shared.nextTurnAt = min(shared.nextTurnAt, shared.now)  // a new deadline may be the earliest
         watchSharedSocket()

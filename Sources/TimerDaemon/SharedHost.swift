@@ -58,6 +58,10 @@ final class SharedHost {
     let log: (String) -> Void
     /// The test-only clock offset in nanoseconds (`TIMERD_TEST_CLOCK_OFFSET`, seconds), 0 normally.
     let clockOffset: Int64
+    /// Test-only (`TIMERD_TEST_HOLD_CLAIMS`, seconds, 0 … 2): how long this host sits on each
+    /// non-empty batch of claims before completing it, as slow work would, so that a test's
+    /// SIGKILL finds it holding claims for another host to rescue. 0 normally.
+    let claimHoldMicroseconds: UInt32
     /// The connection's queue; `nil` while the database cannot be reached.
     private(set) var queue: PostgresTimerQueue?
     /// Why the last attempt to reach the database failed.
@@ -107,6 +111,8 @@ final class SharedHost {
         self.log = log
         let offsetSeconds = environment["TIMERD_TEST_CLOCK_OFFSET"].flatMap(Double.init) ?? 0
         clockOffset = offsetSeconds.isFinite ? Int64(max(-1e9, min(1e9, offsetSeconds)) * 1e9) : 0
+        let hold = environment["TIMERD_TEST_HOLD_CLAIMS"].flatMap(Double.init) ?? 0
+        claimHoldMicroseconds = hold.isFinite ? UInt32(max(0, min(2, hold)) * 1e6) : 0
         if clockOffset != 0 { log("test clock offset: this host's clocks read \(offsetSeconds) s off") }
         let queue = try Self.connect(connectionString: connectionString, hostID: hostID)
         self.queue = queue
@@ -197,7 +203,7 @@ final class SharedHost {
         var output = TurnOutput()
         do {
             _ = try withQueue { queue throws(PostgresError) in _ = try queue.connection.takeNotifications() }
-            try fireDue()
+            if try fireDue() > 0 { try announce() }
             output = try followEvents()
             if now >= nextPruneAt {
                 nextPruneAt = now + Self.pruneInterval
@@ -219,14 +225,29 @@ final class SharedHost {
         return output
     }
 
+    /// Tells the other hosts that this one wrote outbox rows or moved a deadline (one
+    /// `NOTIFY timerd_wake` per turn, not per row: NOTIFY serialises commits), so that they follow
+    /// the outbox and re-read the earliest deadline now rather than at their next poll.
+    func announce() throws(PostgresError) {
+        let hostID = self.hostID
+        _ = try withQueue { queue throws(PostgresError) in
+            try queue.connection.query("SELECT pg_notify('timerd_wake', $1)", [hostID])
+        }
+    }
+
     /// Claims due timers in batches and completes each under its fence; renews the leases still
     /// held when a batch takes a third of the lease.
-    func fireDue() throws(PostgresError) {
+    ///
+    /// - Returns: how many completions were accepted.
+    @discardableResult
+    func fireDue() throws(PostgresError) -> Int {
+        var accepted = 0
         for _ in 0..<20 {
             let claims = try withQueue { queue throws(PostgresError) in
                 try queue.claimDue(limit: Self.claimBatch, leaseSeconds: Self.leaseSeconds)
             }
             let batchStart = now
+            if !claims.isEmpty, claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
             for (index, claim) in claims.enumerated() {
                 figures.claims += 1
                 if claim.isRescue { figures.rescues += 1 }
@@ -240,15 +261,18 @@ final class SharedHost {
                 switch completion {
                 case .finished:
                     figures.completions += 1
+                    accepted += 1
                     log("timer \(claim.id) finished (fence \(claim.fence)\(claim.isRescue ? ", rescued" : ""))")
                 case .nextStep:
                     figures.completions += 1
+                    accepted += 1
                 case .fenceLost:
                     figures.fencesLost += 1
                 }
             }
-            if claims.count < Self.claimBatch { return }
+            if claims.count < Self.claimBatch { return accepted }
         }
+        return accepted
     }
 
     /// Reads the outbox rows since ``cursor`` and turns them into wait replies and notifications.
