@@ -124,7 +124,8 @@ extension SharedHost {
             case .some(.bool(let value)): all = value
             case .some(let other): throw TimerService.typeError("all", "a boolean", other, method)
             }
-            let rows = try withQueue { queue throws(PostgresError) in try queue.timers(owner: owner, includeEnded: all) }
+            let rows = try withQueue { queue throws(PostgresError) in try queue.timers(owner: owner, includeEnded: all)
+            }
             return try Self.json(rows)
         case .timerWait:
             let timer = try find(TimerService.timerReference(params, method), owner: owner)
@@ -161,7 +162,8 @@ extension SharedHost {
             }
             if !removed.isEmpty {
                 outcome.event =
-                    removed.count == 1 ? "removed timer \(Self.label(removed[0]))" : "removed \(removed.count) ended timers"
+                    removed.count == 1
+                    ? "removed timer \(Self.label(removed[0]))" : "removed \(removed.count) ended timers"
             }
             return try Self.json(removed)
         case .timerSubscribe:
@@ -233,8 +235,9 @@ extension SharedHost {
         case .id(let id), .step(let id, _):
             guard id <= UInt64(Int64.max) else { throw CountdownError.timerNotFound(reference) }
             row = try withQueue { queue throws(PostgresError) in try queue.timer(id: Int64(id), owner: owner) }
-            if case .step(_, let step) = reference, let row, !(1...row.segmentsNanoseconds.count).contains(step)
-                || row.segmentsNanoseconds.count < 2
+            if case .step(_, let step) = reference, let row,
+                !(1...row.segmentsNanoseconds.count).contains(step)
+                    || row.segmentsNanoseconds.count < 2
             {
                 throw CountdownError.timerNotFound(reference)
             }

@@ -134,8 +134,9 @@ final class SharedHost {
                 sqlState: "TD002",
                 message: "a one-host timerd (without --shared) serves the timers of this database schema")
         }
-        try connection.execute("LISTEN timerd_wake")
-        return PostgresTimerQueue(connection: connection, hostID: hostID)
+        let queue = PostgresTimerQueue(connection: connection, hostID: hostID)
+        try queue.listenForWakeUps()
+        return queue
     }
 
     /// This host's boot-time clock, with the test offset.
@@ -231,7 +232,7 @@ final class SharedHost {
     func announce() throws(PostgresError) {
         let hostID = self.hostID
         _ = try withQueue { queue throws(PostgresError) in
-            try queue.connection.query("SELECT pg_notify('timerd_wake', $1)", [hostID])
+            try queue.connection.query(PostgresTimerQueue.notifySQL, [hostID])
         }
     }
 
@@ -290,7 +291,8 @@ final class SharedHost {
 
     /// Answers the waits `event` ends and queues its notification for each subscription it matches.
     func route(_ event: SharedEventRow, into output: inout TurnOutput) {
-        if event.kind == "finished" || event.kind == "stopped", let waiting = waitsByTimer.removeValue(forKey: event.timerID)
+        if event.kind == "finished" || event.kind == "stopped",
+            let waiting = waitsByTimer.removeValue(forKey: event.timerID)
         {
             for waiter in waiting.sorted() {
                 guard let wait = waits.removeValue(forKey: waiter) else { continue }
@@ -313,7 +315,8 @@ final class SharedHost {
             if line == nil { line = try? Self.notificationLine(event, timer: timer) }
             guard let line else { return }
             output.notifications.append(
-                EventNotification(subscriber: subscriber, connection: stream.connection, seq: UInt64(event.seq), line: line))
+                EventNotification(
+                    subscriber: subscriber, connection: stream.connection, seq: UInt64(event.seq), line: line))
         }
     }
 

@@ -200,8 +200,7 @@ extension PostgresTimerQueue {
     /// - Returns: the rows and the position to pass next time.
     /// - Throws: ``PostgresError``.
     /// - Complexity: two round trips; O(n) in the rows.
-    public func followEvents(after cursor: String) throws(PostgresError) -> (events: [SharedEventRow], cursor: String)
-    {
+    public func followEvents(after cursor: String) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
         let next = try eventCursor()
         guard next != cursor else { return ([], cursor) }
         let rows = try connection.query(

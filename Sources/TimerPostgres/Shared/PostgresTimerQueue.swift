@@ -84,9 +84,25 @@ public final class PostgresTimerQueue {
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
                 [String(id), hostID])
-            if rows.value(0, 0) == "t" { try connection.query("SELECT pg_notify('timerd_wake', $1)", [String(id)]) }
+            if rows.value(0, 0) == "t" { try connection.query(Self.notifySQL, [String(id)]) }
             return id
         }
+    }
+
+    /// The channel of this schema's wake-ups, `timerd_wake:SCHEMA` (a NOTIFY reaches every session
+    /// of the database that listens, so the schema in the name keeps the hosts of other schemas
+    /// asleep): `pg_notify` with it and `$1` as the payload.
+    public static let notifySQL = "SELECT pg_notify('timerd_wake:' || current_schema(), $1)"
+
+    /// Starts listening on this schema's wake-up channel (``notifySQL``).
+    ///
+    /// - Returns: the channel's name.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func listenForWakeUps() throws(PostgresError) -> String {
+        let channel = "timerd_wake:" + (try connection.query("SELECT current_schema()").value(0, 0) ?? "public")
+        try connection.execute("LISTEN \"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        return channel
     }
 
     /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
