@@ -28,6 +28,14 @@ extension Daemon {
         bootTimer.drain()
         armedDeadline = nil
         apply(shared.turn())
+        let launches = shared.launches
+        shared.launches.removeAll()
+        var started: [(id: Int64, fence: Int64)] = []
+        for item in launches {
+            startAction(item.launch)
+            if started.last.map({ $0 != (item.id, item.fence) }) ?? true { started.append((item.id, item.fence)) }
+        }
+        for run in started { shared.markActionStarted(id: run.id, fence: run.fence) }
         watchSharedSocket()
     }
 

@@ -169,6 +169,10 @@ public final class Daemon {
         service.programLocator = { program, searchPath in
             ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
         }
+        if let shared {
+            let parser = service
+            shared.actionParser = { value, context in try parser.action(value, context: context) }
+        }
         service.storeDescription = storeDescription
         service.hostID = hostID
         idleSince = Syscall.bootTimeNanoseconds()

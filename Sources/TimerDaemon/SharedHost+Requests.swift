@@ -186,14 +186,14 @@ extension SharedHost {
         }
     }
 
-    /// `timer.start` with `durations` (a plain timer or a group; `name` optional). `at` and
-    /// `action` are refused in shared mode.
+    /// `timer.start` with `durations` (a plain timer or a group; `name`, `action` optional). `at`
+    /// is refused in shared mode.
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
         try TimerService.allowOnly(
             ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
-        for key in ["at", "action"] where params[key] != nil && params[key] != .null {
+        for key in ["at", "timeZone", "minuteInterval"] where params[key] != nil && params[key] != .null {
             throw RPCError(
                 .invalidParams,
                 "\"\(key)\" of timer.start is not available in shared mode (timerd --shared): send \"durations\"")
@@ -212,8 +212,16 @@ extension SharedHost {
         guard sum <= DurationParser.maximumSeconds else { throw CountdownError.groupTooLong(sum) }
         if let name, !TimerName.isValid(name) { throw CountdownError.invalidName(name) }
         let segments = durations.map { max(1, Int64(($0 * 1e9).rounded())) }
+        var actionText: String?
+        if params["action"] != nil && params["action"] != .null {
+            guard let actionParser, let action = try actionParser(params["action"], context) else {
+                throw RPCError(.invalidParams, "this timerd does not run on-finish actions")
+            }
+            actionText = Self.actionJSON(action)
+        }
         let row: SharedTimerRow = try withQueue { queue throws(PostgresError) in
-            let id = try queue.start(owner: context.uid, name: name, segmentsNanoseconds: segments)
+            let id = try queue.start(
+                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText)
             guard let row = try queue.timer(id: id, owner: context.uid) else {
                 throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
             }
@@ -224,6 +232,28 @@ extension SharedHost {
             "started timer \(Self.label(row)), "
             + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ") + " (uid \(context.uid))"
         return try Self.json(row)
+    }
+
+    /// An action as the request's `action` object (`{"cwd":…,"env":{…},"exec":…,"notify":…}`), the
+    /// form stored with the timer and read again, by the same rules, by the completing host.
+    static func actionJSON(_ action: TimerAction) -> String {
+        var writer = JSONBytesWriter(capacity: 256)
+        writer.raw(#"{"cwd":"#)
+        writer.string(action.workingDirectory)
+        writer.raw(#","env":{"#)
+        for (index, variable) in action.environment.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(variable.name)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.string(variable.value)
+        }
+        writer.raw("}")
+        if let command = action.command {
+            writer.raw(#","exec":"#)
+            writer.string(command)
+        }
+        writer.raw(action.notify ? #","notify":true}"# : #","notify":false}"#)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The timer a reference names, as `owner` sees it.

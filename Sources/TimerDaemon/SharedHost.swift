@@ -83,6 +83,12 @@ final class SharedHost {
     var figures = Figures()
     /// Requests of this turn changed something: follow the outbox at the turn's end.
     var changedThisTurn = false
+    /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
+    /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
+    var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
+    /// On-finish runs of timers whose completion (or action claim) this host committed, for the
+    /// daemon to start, each with the timer's id and the fence to record the start under.
+    var launches: [(launch: ActionLaunch, id: Int64, fence: Int64)] = []
     /// Counts the connections made (1 after `init`): the daemon re-adds the socket to epoll when it changes.
     var connectionGeneration = 1
 
@@ -205,6 +211,16 @@ final class SharedHost {
         do {
             _ = try withQueue { queue throws(PostgresError) in _ = try queue.connection.takeNotifications() }
             if try fireDue() > 0 { try announce() }
+            // Actions whose host died between its completion and starting them (lease ran out).
+            let orphans = try withQueue { queue throws(PostgresError) in
+                try queue.claimPendingActions(limit: 100, leaseSeconds: Self.leaseSeconds)
+            }
+            for orphan in orphans {
+                log("timer \(orphan.id): taking over its on-finish action (its host did not start it in time)")
+                launch(id: orphan.id, fence: orphan.fence, orphan.finished)
+            }
+            // Test-only: the window between a committed completion and the start of its action.
+            if !launches.isEmpty, claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
             output = try followEvents()
             if now >= nextPruneAt {
                 nextPruneAt = now + Self.pruneInterval
@@ -258,11 +274,14 @@ final class SharedHost {
                         try queue.renewLeases(leaseSeconds: Self.leaseSeconds)
                     }
                 }
-                let completion = try withQueue { queue throws(PostgresError) in try queue.complete(claim) }
+                let (completion, finished) = try withQueue { queue throws(PostgresError) in
+                    try queue.completeWithAction(claim, actionLeaseSeconds: Self.leaseSeconds)
+                }
                 switch completion {
                 case .finished:
                     figures.completions += 1
                     accepted += 1
+                    if let finished, finished.action != nil { launch(id: claim.id, fence: claim.fence, finished) }
                     log("timer \(claim.id) finished (fence \(claim.fence)\(claim.isRescue ? ", rescued" : ""))")
                 case .nextStep:
                     figures.completions += 1
@@ -274,6 +293,47 @@ final class SharedHost {
             if claims.count < Self.claimBatch { return accepted }
         }
         return accepted
+    }
+
+    /// Queues the on-finish runs of a timer this host's completion finished, with the idempotency
+    /// key `TIMER_IDEMPOTENCY_KEY=ID:FENCE`: a host that dies after starting them and before its
+    /// completion commits leaves the claim to be rescued, and the rescuer runs them again under
+    /// the next fence (at least once across host death; docs/multihost.md).
+    func launch(id: Int64, fence: Int64, _ finished: PostgresTimerQueue.FinishedTimer) {
+        let label = "timer \(id)"
+        guard let text = finished.action, let value = JSONValue(parsing: Array(text.utf8)) else { return }
+        do {
+            // The owner asked for it at the start; the rule (only the daemon's own uid) is checked
+            // again here, since the completing host may run as another user.
+            guard
+                let action = try actionParser?(
+                    value, RequestContext(uid: finished.owner, seesAll: false, waiter: 0))
+            else { return }
+            for kind in action.kinds {
+                launches.append(
+                    (
+                        ActionLaunch(
+                            timerID: UInt64(id), name: finished.name,
+                            duration: Double(finished.totalNanoseconds) / 1e9, kind: kind, trigger: .finished,
+                            action: action, extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"],
+                            isShared: true), id, fence
+                    ))
+            }
+        } catch {
+            log("warning: \(label): its on-finish action is not run by this host: \(error)")
+        }
+    }
+
+    /// Records that the action runs of timer `id` under `fence` were started.
+    func markActionStarted(id: Int64, fence: Int64) {
+        do {
+            let recorded = try withQueue { queue throws(PostgresError) in
+                try queue.markActionStarted(id: id, fence: fence)
+            }
+            if !recorded { log("warning: timer \(id): its action was taken over by another host meanwhile") }
+        } catch {
+            log("warning: timer \(id): could not record its action's start: \(error); another host may run it again")
+        }
     }
 
     /// Reads the outbox rows since ``cursor`` and turns them into wait replies and notifications.

@@ -393,4 +393,47 @@ struct SharedHostsEndToEndTests {
         #expect(cluster.sql("SELECT count(*) FROM timerd_events WHERE rescue") == "0")
         for host in [skewed, plain] { #expect(host.stopDaemon() == 0) }
     }
+
+    @Test(
+        "On-finish actions: run by the host whose completion committed, with TIMER_IDEMPOTENCY_KEY=ID:FENCE; a host that dies before starting one leaves it to another (at least once)"
+    )
+    func actionAtLeastOnce() throws {
+        let cluster = try Cluster()
+        let scratch = try Harness()  // a directory for the actions' output, removed with it
+        let output = scratch.directory + "/actions.txt"
+        let command = "echo $TIMER_ID $TIMER_IDEMPOTENCY_KEY >> \(output)"
+        // Host A sits 1.5 s (test-only) after committing a completion before starting its action:
+        // it is killed in that window.
+        let a = try Self.host("A", cluster, environment: ["TIMERD_TEST_HOLD_CLAIMS": "1.5"])
+        #expect(a.ctl(["start", "0.5s", "--name", "first", "--exec", command]).status == 0)
+        #expect(
+            Self.await(10) {
+                cluster.sql("SELECT action_state || ':' || claimed_by FROM timerd_timers WHERE name = 'first'")
+                    == "pending:A"
+            })
+        a.stopDaemon(signal: SIGKILL)
+        // A never started it (the file is not there), and the timer finished once.
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(cluster.sql("SELECT count(*) FROM timerd_events WHERE kind = 'finished'") == "1")
+        // B takes it over once A's claim ran out (5 s lease, 1 s poll): the key's fence is 3
+        // (1 at the start, 2 for the claim A completed under, 3 for B's claim of the action).
+        let b = try Self.host("B", cluster)
+        #expect(Self.await(Self.lease + Self.pollBound + 10) { FileManager.default.fileExists(atPath: output) })
+        usleep(500_000)
+        #expect((try? String(contentsOfFile: output, encoding: .utf8)) == "1 1:3\n")
+        #expect(cluster.sql("SELECT action_state FROM timerd_timers WHERE name = 'first'") == "started")
+        #expect(b.log().contains("timer 1: taking over its on-finish action"), "\(b.log())")
+        // A timer of B's own: run once by B, under the fence of the claim that finished it (2).
+        #expect(b.ctl(["start", "0.5s", "--name", "second", "--exec", command]).status == 0)
+        #expect(
+            Self.await(10) {
+                (try? String(contentsOfFile: output, encoding: .utf8))?.split(separator: "\n").count == 2
+            })
+        usleep(500_000)
+        #expect((try? String(contentsOfFile: output, encoding: .utf8)) == "1 1:3\n2 2:2\n")
+        #expect(
+            cluster.sql("SELECT count(*), count(DISTINCT timer_id) FROM timerd_events WHERE kind = 'finished'")
+                == "2|2")
+        #expect(b.stopDaemon() == 0)
+    }
 }

@@ -62,11 +62,14 @@ public final class PostgresTimerQueue {
     ///   - owner: the uid that owns it.
     ///   - name: its name, unique among the owner's live timers, or `nil`.
     ///   - segmentsNanoseconds: each step's length (≥ 1 each; one for a plain timer).
+    ///   - action: its on-finish action (timerd: the request's `action` object as JSON), or `nil`.
     /// - Returns: the store-assigned id.
     /// - Throws: ``PostgresError``; a taken name is ``PostgresError/constraint(sqlState:constraint:message:)``
     ///   on `timerd_timers_live_name`.
     @discardableResult
-    public func start(owner: UInt32, name: String?, segmentsNanoseconds: [Int64]) throws(PostgresError) -> Int64 {
+    public func start(owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil)
+        throws(PostgresError) -> Int64
+    {
         let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
         return try connection.transaction { connection throws(PostgresError) in
             let id =
@@ -75,12 +78,12 @@ public final class PostgresTimerQueue {
             let rows = try connection.query(
                 """
                 INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
-                    segments_ns, created_at)
+                    segments_ns, created_at, action)
                 VALUES ($1, $2, $3, true, 'running',
                     clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9), 0,
-                    cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp())
+                    cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp(), $6)
                 RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
-                """, [String(id), String(owner), name, segments, hostID])
+                """, [String(id), String(owner), name, segments, hostID, action])
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
                 [String(id), hostID])
@@ -149,6 +152,39 @@ public final class PostgresTimerQueue {
     /// - Returns: what happened; ``Completion/fenceLost`` writes nothing.
     /// - Throws: ``PostgresError``.
     public func complete(_ claim: Claim) throws(PostgresError) -> Completion {
+        try completeWithAction(claim).completion
+    }
+
+    /// What a finished timer's on-finish action needs: its owner, name, whole duration and the
+    /// stored action.
+    public struct FinishedTimer: Sendable, Equatable {
+        /// The uid that owns it.
+        public var owner: UInt32
+        /// Its name, or `nil`.
+        public var name: String?
+        /// The sum of its steps, in nanoseconds.
+        public var totalNanoseconds: Int64
+        /// The stored action (``start(owner:name:segmentsNanoseconds:action:)``), or `nil`.
+        public var action: String?
+    }
+
+    /// ``complete(_:)``, also returning what the timer's on-finish action needs when the completion
+    /// finished it (`nil` otherwise): only the host whose completion succeeded gets it, so it runs
+    /// the action; across host death that is at least once (a host may die after running it and
+    /// before its completion commits), with the key `(id, fence)` for the action to tell repeats.
+    ///
+    /// A finished timer with an action keeps a claim of this host (`action_state = 'pending'`,
+    /// lease `actionLeaseSeconds`) until ``markActionStarted(id:fence:)``; if this host dies before,
+    /// ``claimPendingActions(limit:leaseSeconds:)`` on another host takes it over.
+    ///
+    /// - Parameters:
+    ///   - claim: a claim of this host.
+    ///   - actionLeaseSeconds: how long the finished timer's action stays this host's to start.
+    /// - Returns: what happened, and the finished timer's details.
+    /// - Throws: ``PostgresError``.
+    public func completeWithAction(_ claim: Claim, actionLeaseSeconds: Double = 30) throws(PostgresError) -> (
+        completion: Completion, finished: FinishedTimer?
+    ) {
         try connection.transaction { connection throws(PostgresError) in
             // `met` is the deadline this completion met (the row's due_at before the update), kept
             // in the outbox row with the completion's instant, so lateness can be read from it.
@@ -161,12 +197,17 @@ public final class PostgresTimerQueue {
                     due_at = CASE WHEN t.step + 1 < t.steps
                         THEN t.due_at + make_interval(secs => t.segments_ns[t.step + 2] / 1e9) END,
                     ended_at = CASE WHEN t.step + 1 < t.steps THEN NULL ELSE clock_timestamp() END,
-                    claim_until = NULL, claimed_by = NULL, version = t.version + 1, updated_at = now()
+                    action_state = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN 'pending' END,
+                    claim_until = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL
+                        THEN clock_timestamp() + make_interval(secs => $4::double precision) END,
+                    claimed_by = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN $3 END,
+                    version = t.version + 1, updated_at = now()
                 FROM (SELECT due_at AS met FROM timerd_timers WHERE id = $1) old
                 WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
-                RETURNING t.state, t.step, old.met
-                """, [String(claim.id), String(claim.fence), hostID])
-            guard let state = rows.value(0, 0) else { return .fenceLost }
+                RETURNING t.state, t.step, old.met, t.owner, t.name, t.action,
+                    (SELECT sum(s) FROM unnest(t.segments_ns) s)
+                """, [String(claim.id), String(claim.fence), hostID, String(actionLeaseSeconds)])
+            guard let state = rows.value(0, 0) else { return (.fenceLost, nil) }
             let kind = state == "finished" ? "finished" : "step"
             try connection.query(
                 """
@@ -174,7 +215,68 @@ public final class PostgresTimerQueue {
                 VALUES ($1, $2, $3, $4, clock_timestamp(), $5, $6)
                 """,
                 [String(claim.id), kind, String(claim.fence), hostID, rows.value(0, 2), claim.isRescue ? "t" : "f"])
-            return state == "finished" ? .finished : .nextStep(Int(rows.int64(0, 1) ?? 0))
+            guard state == "finished" else { return (.nextStep(Int(rows.int64(0, 1) ?? 0)), nil) }
+            return (
+                .finished,
+                FinishedTimer(
+                    owner: UInt32(clamping: rows.int64(0, 3) ?? 0), name: rows.value(0, 4),
+                    totalNanoseconds: rows.int64(0, 6) ?? 0, action: rows.value(0, 5))
+            )
+        }
+    }
+
+    /// Records that this host started the on-finish action it holds for timer `id` under `fence`
+    /// (`action_state = 'started'`, the claim released).
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - fence: the fence of the completion or action claim that gave this host the action.
+    /// - Returns: whether the record was made (false: the claim was lost to a rescuer meanwhile).
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func markActionStarted(id: Int64, fence: Int64) throws(PostgresError) -> Bool {
+        try connection.query(
+            """
+            UPDATE timerd_timers SET action_state = 'started', claim_until = NULL, claimed_by = NULL
+            WHERE id = $1 AND fence = $2 AND claimed_by = $3 AND action_state = 'pending'
+            """, [String(id), String(fence), hostID]
+        ).affected == 1
+    }
+
+    /// Takes over the on-finish actions of finished timers whose host did not record starting them
+    /// before its claim ran out (it died between its completion and the start): each gets
+    /// `fence + 1` and this host's claim, and is returned to be started (again, if the dead host
+    /// started it after all: at least once, the key `(id, fence)` tells the runs apart).
+    ///
+    /// - Parameters:
+    ///   - limit: the most to take.
+    ///   - leaseSeconds: how long each stays this host's to start.
+    /// - Returns: each timer's id, new fence, and details.
+    /// - Throws: ``PostgresError``.
+    public func claimPendingActions(limit: Int, leaseSeconds: Double) throws(PostgresError) -> [(
+        id: Int64, fence: Int64, finished: FinishedTimer
+    )] {
+        let rows = try connection.query(
+            """
+            UPDATE timerd_timers t
+            SET fence = t.fence + 1, claimed_by = $1,
+                claim_until = clock_timestamp() + make_interval(secs => $2::double precision)
+            FROM (
+                SELECT id FROM timerd_timers
+                WHERE action_state = 'pending' AND claim_until < clock_timestamp()
+                ORDER BY claim_until LIMIT $3
+                FOR UPDATE SKIP LOCKED
+            ) lost
+            WHERE t.id = lost.id
+            RETURNING t.id, t.fence, t.owner, t.name, t.action, (SELECT sum(s) FROM unnest(t.segments_ns) s)
+            """, [hostID, String(leaseSeconds), String(max(1, limit))])
+        return rows.rows.indices.map { row in
+            (
+                rows.int64(row, 0) ?? 0, rows.int64(row, 1) ?? 0,
+                FinishedTimer(
+                    owner: UInt32(clamping: rows.int64(row, 2) ?? 0), name: rows.value(row, 3),
+                    totalNanoseconds: rows.int64(row, 5) ?? 0, action: rows.value(row, 4))
+            )
         }
     }
 
