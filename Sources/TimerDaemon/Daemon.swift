@@ -172,6 +172,7 @@ public final class Daemon {
         if let shared {
             let parser = service
             shared.actionParser = { value, context in try parser.action(value, context: context) }
+            shared.localTimeResolver = LocalTimes.resolver
         }
         service.storeDescription = storeDescription
         service.hostID = hostID

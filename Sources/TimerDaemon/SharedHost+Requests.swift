@@ -1,4 +1,5 @@
 import Countdown
+import Foundation
 import TimerModel
 import TimerPostgres
 import TimerProtocol
@@ -193,18 +194,30 @@ extension SharedHost {
     {
         try TimerService.allowOnly(
             ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
-        for key in ["at", "timeZone", "minuteInterval"] where params[key] != nil && params[key] != .null {
-            throw RPCError(
-                .invalidParams,
-                "\"\(key)\" of timer.start is not available in shared mode (timerd --shared): send \"durations\"")
-        }
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil
         case .some(.string(let value)): name = TimerName.normalized(value)
         case .some(let other): throw TimerService.typeError("name", "a string", other, .timerStart)
         }
-        let durations = try TimerService.durations(params["durations"])
+        var dueAt: Double?
+        var resolution: LocalTimeResolution?
+        var durations: [Double]
+        if let (date, resolved) = try absoluteDeadline(params) {
+            // `at`: the deadline is the instant asked for; its length is measured on the database
+            // clock, which also decided "now" for a local time.
+            let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
+            let seconds = date.timeIntervalSince1970 - now
+            guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
+                throw CountdownError.deadlineOutOfRange(
+                    ISO8601.string(from: date), now: ISO8601.string(from: Date(timeIntervalSince1970: now)))
+            }
+            dueAt = date.timeIntervalSince1970
+            resolution = resolved
+            durations = [seconds]
+        } else {
+            durations = try TimerService.durations(params["durations"])
+        }
         guard (1...TimerEngine.maximumGroupSize).contains(durations.count) else {
             throw CountdownError.groupSizeOutOfRange(durations.count)
         }
@@ -221,7 +234,7 @@ extension SharedHost {
         }
         let row: SharedTimerRow = try withQueue { queue throws(PostgresError) in
             let id = try queue.start(
-                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText)
+                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)
             guard let row = try queue.timer(id: id, owner: context.uid) else {
                 throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
             }
@@ -230,8 +243,62 @@ extension SharedHost {
         changedThisTurn = true
         outcome.event =
             "started timer \(Self.label(row)), "
-            + durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ") + " (uid \(context.uid))"
-        return try Self.json(row)
+            + (dueAt != nil
+                ? "ends at \(row.endsAt ?? "?")"
+                : durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " "))
+            + " (uid \(context.uid))"
+        var info = Self.info(row)
+        info.resolvedAt = resolution
+        var writer = JSONBytesWriter()
+        try info.write(to: &writer)
+        return writer.bytes
+    }
+
+    /// `at` of `timer.start`, as the one-host daemon reads it (`TimerService.absoluteDeadline`): an
+    /// ISO 8601 instant with `Z` or an offset, or a local wall time with `timeZone` (and
+    /// `minuteInterval`), resolved as of the database clock's now.
+    ///
+    /// - Returns: the instant and how a local time was resolved, or `nil` without `at`.
+    func absoluteDeadline(_ params: [String: JSONValue]) throws -> (Date, LocalTimeResolution?)? {
+        let text: String
+        switch params["at"] {
+        case .none, .some(.null):
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(.invalidParams, "\"\(key)\" of timer.start goes with \"at\" (a local time)")
+            }
+            return nil
+        case .some(.string(let value)): text = value
+        case .some(let other): throw TimerService.typeError("at", "an ISO 8601 date-time string", other, .timerStart)
+        }
+        guard params["durations"] == nil else {
+            throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
+        }
+        if let date = ISO8601.date(from: text) {
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(
+                    .invalidParams, "\"\(key)\" applies to a local time; \"at\" \"\(text)\" has its own offset")
+            }
+            return (date, nil)
+        }
+        guard case .string(let zone)? = params["timeZone"] else {
+            throw RPCError(
+                .invalidParams,
+                "\"at\" must be an ISO 8601 date-time with Z or an offset, or a local time with \"timeZone\", "
+                    + "got \"\(text)\"")
+        }
+        var interval = 1
+        switch params["minuteInterval"] {
+        case .none, .some(.null): break
+        case .some(.number(let value)) where value == value.rounded() && abs(value) < 1e9: interval = Int(value)
+        case .some(let other):
+            throw TimerService.typeError("minuteInterval", "a whole number of minutes", other, .timerStart)
+        }
+        guard let localTimeResolver else {
+            throw RPCError(.invalidParams, "this service does not resolve local times; send \"at\" with an offset")
+        }
+        let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
+        let resolution = try localTimeResolver(text, zone, interval, Date(timeIntervalSince1970: now))
+        return (resolution.date, resolution)
     }
 
     /// An action as the request's `action` object (`{"cwd":…,"env":{…},"exec":…,"notify":…}`), the

@@ -1,4 +1,5 @@
 import Countdown
+import Foundation
 import Glibc
 import TimerModel
 import TimerPostgres
@@ -86,6 +87,8 @@ final class SharedHost {
     /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
     /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
     var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
+    /// Resolves a local `at` (the daemon's `TimerService.localTimeResolver`), or `nil`.
+    var localTimeResolver: (@Sendable (String, String, Int, Date) throws -> LocalTimeResolution)?
     /// On-finish runs of timers whose completion (or action claim) this host committed, for the
     /// daemon to start, each with the timer's id and the fence to record the start under.
     var launches: [(launch: ActionLaunch, id: Int64, fence: Int64)] = []

@@ -370,9 +370,17 @@ struct SharedHostsEndToEndTests {
         // early or late; the database's clock decides.
         let skewed = try Self.host("skewed", cluster, environment: ["TIMERD_TEST_CLOCK_OFFSET": "600"])
         for i in 0..<20 { #expect(skewed.ctl(["start", String(format: "%.2f", 1 + Double(i) * 0.1)]).status == 0) }
+        // An end time (`--at`): the instant asked for, measured on the database clock (this test's
+        // machine is the database's, so its wall clock is the database's).
+        let at = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3))
+        #expect(skewed.ctl(["start", "--at", at, "--name", "at"]).status == 0)
+        #expect(
+            cluster.sql(
+                "SELECT to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM timerd_timers WHERE name = 'at'"
+            ) == at)
         #expect(
             Self.await(3 + Self.pollBound + 10) {
-                cluster.sql("SELECT count(*) FROM timerd_timers WHERE state = 'finished'") == "20"
+                cluster.sql("SELECT count(*) FROM timerd_timers WHERE state = 'finished'") == "21"
             })
         // Then together with a host on the right clock.
         let plain = try Self.host("plain", cluster)
@@ -382,13 +390,13 @@ struct SharedHostsEndToEndTests {
         }
         #expect(
             Self.await(3 + Self.pollBound + 10) {
-                cluster.sql("SELECT count(*) FROM timerd_timers WHERE state = 'finished'") == "40"
+                cluster.sql("SELECT count(*) FROM timerd_timers WHERE state = 'finished'") == "41"
             })
         // Nothing early: every completion at or after its deadline (database clock); none later
         // than the poll bound; no rescue (no host died, so none is right).
         #expect(cluster.sql("SELECT count(*) FROM timerd_events WHERE kind = 'finished' AND at < due_at") == "0")
         let late = Self.lateness(cluster, rescued: false)
-        #expect(late.count == 40)
+        #expect(late.count == 41)
         #expect(late.max <= Self.pollBound, "\(late)")
         #expect(cluster.sql("SELECT count(*) FROM timerd_events WHERE rescue") == "0")
         for host in [skewed, plain] { #expect(host.stopDaemon() == 0) }

@@ -63,13 +63,16 @@ public final class PostgresTimerQueue {
     ///   - name: its name, unique among the owner's live timers, or `nil`.
     ///   - segmentsNanoseconds: each step's length (≥ 1 each; one for a plain timer).
     ///   - action: its on-finish action (timerd: the request's `action` object as JSON), or `nil`.
+    ///   - dueAt: for a timer that ends at a given instant (`timerctl start --at`), that instant in
+    ///     seconds since 1970 (its one segment should be the time from now to it); `nil` for
+    ///     now + the first segment, on the database clock.
     /// - Returns: the store-assigned id.
     /// - Throws: ``PostgresError``; a taken name is ``PostgresError/constraint(sqlState:constraint:message:)``
     ///   on `timerd_timers_live_name`.
     @discardableResult
-    public func start(owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil)
-        throws(PostgresError) -> Int64
-    {
+    public func start(
+        owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil
+    ) throws(PostgresError) -> Int64 {
         let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
         return try connection.transaction { connection throws(PostgresError) in
             let id =
@@ -80,10 +83,11 @@ public final class PostgresTimerQueue {
                 INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
                     segments_ns, created_at, action)
                 VALUES ($1, $2, $3, true, 'running',
-                    clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9), 0,
+                    coalesce(to_timestamp($7::double precision),
+                        clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9)), 0,
                     cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp(), $6)
                 RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
-                """, [String(id), String(owner), name, segments, hostID, action])
+                """, [String(id), String(owner), name, segments, hostID, action, dueAt.map { String($0) }])
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
                 [String(id), hostID])
@@ -106,6 +110,14 @@ public final class PostgresTimerQueue {
         let channel = "timerd_wake:" + (try connection.query("SELECT current_schema()").value(0, 0) ?? "public")
         try connection.execute("LISTEN \"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
         return channel
+    }
+
+    /// The database clock now, in seconds since 1970 (`clock_timestamp()`).
+    ///
+    /// - Returns: the instant.
+    /// - Throws: ``PostgresError``.
+    public func databaseNow() throws(PostgresError) -> Double {
+        Double(try connection.query("SELECT extract(epoch FROM clock_timestamp())").value(0, 0) ?? "") ?? 0
     }
 
     /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
