@@ -489,7 +489,10 @@ extension SharedHost {
             }
         }
         return TimerInfo(
-            id: String(row.id), name: row.name, state: state, duration: Double(total) / 1e9,
+            // The engine's duration is the sum of the steps' seconds, added in order (so 0.3 × 3
+            // is 0.8999999999999999 there, and here too).
+            id: String(row.id), name: row.name, state: state,
+            duration: segments.reduce(0.0) { $0 + Double($1) / 1e9 },
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9, elapsed: Double(elapsed) / 1e9,
             progress: progress, createdAt: row.createdAt, startedAt: row.createdAt, endedAt: row.endedAt,
             endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,

@@ -399,6 +399,24 @@ struct SharedHostsEndToEndTests {
         #expect(late.count == 41)
         #expect(late.max <= Self.pollBound, "\(late)")
         #expect(cluster.sql("SELECT count(*) FROM timerd_events WHERE rescue") == "0")
+        // daemon.stats (root sees the daemon's figures): the two hosts' claims add up to the 41
+        // plain timers (each claimed once: no rescue, no lost fence), their firings too.
+        var claims = 0
+        var fired = 0
+        for host in [skewed, plain] {
+            let reply = try RawClient(path: host.socketPath).request(
+                #"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#)
+            let result = try #require(reply["result"] as? [String: Any], "\(reply)")
+            let store = try #require(result["store"] as? [String: Any], "\(result)")
+            claims += store["claims"] as? Int ?? -1
+            fired += result["firedTimers"] as? Int ?? -1
+            #expect(store["leaseRescues"] as? Int == 0)
+            #expect(store["fencesLost"] as? Int == 0)
+            #expect((store["roundTripMicrosecondsP99"] as? Double ?? 0) > 0)
+            #expect(result["liveTimers"] as? Int == 0)
+        }
+        #expect(claims == 41)
+        #expect(fired == 41)
         for host in [skewed, plain] { #expect(host.stopDaemon() == 0) }
     }
 

@@ -36,6 +36,24 @@ public struct SharedTimerRow: Sendable, Equatable {
 
     /// Whether it is running or paused.
     public var isLive: Bool { state == "running" || state == "paused" }
+
+    /// A row from its values (the queue reads them; tests state expected ones); see the properties.
+    public init(
+        id: Int64, owner: UInt32, name: String?, state: String, step: Int, segmentsNanoseconds: [Int64],
+        stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64
+    ) {
+        self.id = id
+        self.owner = owner
+        self.name = name
+        self.state = state
+        self.step = step
+        self.segmentsNanoseconds = segmentsNanoseconds
+        self.stepRemainingNanoseconds = stepRemainingNanoseconds
+        self.createdAt = createdAt
+        self.endedAt = endedAt
+        self.endsAt = endsAt
+        self.fence = fence
+    }
 }
 
 /// One outbox row as a host follows them (``PostgresTimerQueue/followEvents(after:)``).
