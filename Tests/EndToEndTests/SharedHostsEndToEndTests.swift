@@ -462,4 +462,79 @@ struct SharedHostsEndToEndTests {
                 == "2|2")
         #expect(b.stopDaemon() == 0)
     }
+
+    @Test(
+        "Benchmark (TIMERD_SHARED_BENCH=N): N timers due at one instant through 3 hosts, finishes/s against a pgbench reference of the same statements",
+        .enabled(if: ProcessInfo.processInfo.environment["TIMERD_SHARED_BENCH"] != nil))
+    func fireRateBenchmark() throws {
+        let total = ProcessInfo.processInfo.environment["TIMERD_SHARED_BENCH"].flatMap(Int.init) ?? 20_000
+        let cluster = try Cluster()
+        let hosts = try ["b0", "b1", "b2"].map { try Self.host($0, cluster) }
+        let clients = try hosts.map { try RawClient(path: $0.socketPath) }
+        // Every timer ends at the same instant (`at`), far enough ahead for all starts to be in.
+        let at = ISO8601DateFormatter().string(from: Date().addingTimeInterval(Double(total) / 500 + 5))
+        let began = Date()
+        let chunk = 300
+        for first in stride(from: 0, to: total, by: chunk) {
+            let last = min(total, first + chunk)
+            for i in first..<last {
+                clients[i % 3].send(
+                    #"{"jsonrpc":"2.0","id":\#(i),"method":"timer.start","params":{"at":"\#(at)"}}"# + "\n")
+            }
+            for i in first..<last {
+                let reply = try JSONObject.parse(try #require(clients[i % 3].readLine(timeout: 60)))
+                try #require(reply["result"] != nil, "\(reply)")
+            }
+        }
+        let startsPerSecond = Double(total) / Date().timeIntervalSince(began)
+        #expect(
+            Self.await(Double(total) / 100 + 60) {
+                cluster.sql("SELECT count(*) FROM timerd_timers WHERE state = 'finished'") == String(total)
+            })
+        #expect(
+            cluster.sql("SELECT count(*), count(DISTINCT timer_id) FROM timerd_events WHERE kind = 'finished'")
+                == "\(total)|\(total)")
+        // Finishes per second: from the deadline to the last completion, on the database clock.
+        let span =
+            Double(
+                cluster.sql(
+                    "SELECT extract(epoch FROM max(at) - min(due_at)) FROM timerd_events WHERE kind = 'finished'"))
+            ?? .infinity
+        let finishesPerSecond = Double(total) / span
+        // The reference, in the same run on the same server: pgbench with 3 clients, 1,000
+        // transactions each (a count, not -T: this machine's wall clock has been seen to jump),
+        // each transaction the statements of one completion (the guarded UPDATE, the outbox INSERT).
+        _ = cluster.sql(
+            """
+            CREATE TABLE bench_timers AS SELECT g AS id, 1::bigint AS fence, 'running'::text AS state
+                FROM generate_series(1, 100000) g;
+            ALTER TABLE bench_timers ADD PRIMARY KEY (id);
+            CREATE TABLE bench_events (seq bigserial PRIMARY KEY, timer_id bigint, kind text, fence bigint,
+                at timestamptz DEFAULT clock_timestamp());
+            """)
+        let script = cluster.directory + "/../bench-\(getpid()).sql"
+        try """
+        \\set id random(1, 100000)
+        BEGIN;
+        UPDATE bench_timers SET fence = fence + 1, state = 'finished' WHERE id = :id AND fence >= 1;
+        INSERT INTO bench_events (timer_id, kind, fence) VALUES (:id, 'finished', 1);
+        COMMIT;
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let pgbench = try #require(
+            (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.sorted().last.map {
+                "/usr/lib/postgresql/\($0)/bin/pgbench"
+            })
+        let run = Harness.run(
+            "/usr/bin/timeout", ["60", pgbench, "-n", "-c", "3", "-t", "1000", "-f", script, cluster.store])
+        let tps =
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("tps = ") }
+            .flatMap { Double($0.dropFirst(6).split(separator: " ").first ?? "") } ?? .nan
+        print(
+            "shared benchmark: \(total) timers due at once through 3 hosts: starts \(String(format: "%.0f", startsPerSecond))/s, "
+                + "finishes \(String(format: "%.0f", finishesPerSecond))/s; pgbench reference (same statements, 3 clients) "
+                + "\(String(format: "%.0f", tps)) tps; ratio \(String(format: "%.2f", finishesPerSecond / tps))")
+        #expect(tps > 0, "\(run)")
+        for host in hosts { #expect(host.stopDaemon() == 0) }
+    }
 }
