@@ -176,7 +176,7 @@ public final class PostgresTimerQueue {
         public var name: String?
         /// The sum of its steps, in nanoseconds.
         public var totalNanoseconds: Int64
-        /// The stored action (``start(owner:name:segmentsNanoseconds:action:)``), or `nil`.
+        /// The stored action (``PostgresTimerQueue/start(owner:name:segmentsNanoseconds:action:dueAt:)``), or `nil`.
         public var action: String?
     }
 
