@@ -59,7 +59,9 @@ extension Daemon {
     ///
     /// - Returns: whether shared mode took it (else the daemon's ``TimerService`` answers it).
     func handleShared(_ line: [UInt8], from connection: Connection, context: RequestContext) -> Bool {
-        guard let shared, let outcome = shared.handle(line: line, context: context) else { return false }
+        guard let shared else { return false }
+        shared.quota = service.quota  // max_timers_per_user, as a reload left it
+        guard let outcome = shared.handle(line: line, context: context) else { return false }
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: false)
         } else if outcome.isWaiting {

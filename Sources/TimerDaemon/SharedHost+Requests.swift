@@ -232,6 +232,10 @@ extension SharedHost {
             }
             actionText = Self.actionJSON(action)
         }
+        if let quota, !context.seesAll {
+            let live = try withQueue { queue throws(PostgresError) in try queue.liveCount(owner: context.uid) }
+            if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
+        }
         let row: SharedTimerRow = try withQueue { queue throws(PostgresError) in
             let id = try queue.start(
                 owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)

@@ -87,6 +87,10 @@ final class SharedHost {
     /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
     /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
     var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
+    /// The most live timers one uid may have (`max_timers_per_user`; the daemon sets it from its
+    /// configuration), `nil` for no limit. Counted in the database before the insert, so two hosts
+    /// starting at once for one user may pass it by one each.
+    var quota: Int?
     /// Resolves a local `at` (the daemon's `TimerService.localTimeResolver`), or `nil`.
     var localTimeResolver: (@Sendable (String, String, Int, Date) throws -> LocalTimeResolution)?
     /// On-finish runs of timers whose completion (or action claim) this host committed, for the

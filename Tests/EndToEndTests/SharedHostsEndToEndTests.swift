@@ -281,7 +281,10 @@ struct SharedHostsEndToEndTests {
         for (harness, name) in [(hostA, "A"), (hostB, "B")] {
             chmod(harness.directory, 0o711)
             try harness.startDaemon(
-                extraArguments: ["--store", cluster.store, "--shared", "--host-id", name, "--socket-mode", "0666"])
+                extraArguments: [
+                    "--store", cluster.store, "--shared", "--host-id", name, "--socket-mode", "0666",
+                    "--max-timers-per-user", "2",
+                ])
         }
         func asUser(_ uid: Int, _ harness: Harness, _ arguments: [String]) -> Harness.Run {
             Harness.run(
@@ -309,8 +312,16 @@ struct SharedHostsEndToEndTests {
             #expect(other.stderr == missing.stderr.replacingOccurrences(of: "999999", with: yID), "\(other)")
         }
         #expect(cluster.sql("SELECT state FROM timerd_timers WHERE owner = \(y)") == "running")
+        // The quota (2 live timers per user, --max-timers-per-user) counts a user's timers on
+        // every host: X's second start (on B) passes, the third (on A) is refused with the
+        // engine's message (CountdownError.quotaExceeded); Y is not counted against X.
+        #expect(asUser(x, hostB, ["start", "1h"]).status == 0)
+        let third = asUser(x, hostA, ["start", "1h"])
+        #expect(third.status != 0)
+        #expect(third.stderr.contains("too many live timers: the limit is 2 per user"), "\(third)")
         // Root sees both.
         #expect(hostA.ctl(["status", "--json"]).stdout.components(separatedBy: "\"tea\"").count == 3)
+        #expect(cluster.sql("SELECT count(*) FROM timerd_timers WHERE live") == "3")
         for host in [hostA, hostB] { #expect(host.stopDaemon() == 0) }
     }
 
