@@ -61,6 +61,7 @@ extension Daemon {
     func handleShared(_ line: [UInt8], from connection: Connection, context: RequestContext) -> Bool {
         guard let shared else { return false }
         shared.quota = service.quota  // max_timers_per_user, as a reload left it
+        shared.waitLimits = service.waitLimits
         guard let outcome = shared.handle(line: line, context: context) else { return false }
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: false)

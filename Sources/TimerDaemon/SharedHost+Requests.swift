@@ -132,7 +132,9 @@ extension SharedHost {
             let timer = try find(TimerService.timerReference(params, method), owner: owner)
             if !timer.isLive { return try Self.json(timer) }
             guard let id else { return nil }
-            waits[context.waiter] = Wait(requestID: id, timerID: timer.id, uid: context.uid)
+            try admit(context)
+            waits[context.waiter] = Wait(
+                requestID: id, timerID: timer.id, uid: context.uid, connection: context.connection)
             waitsByTimer[timer.id, default: []].insert(context.waiter)
             outcome.isWaiting = true
             return nil
@@ -177,7 +179,7 @@ extension SharedHost {
             else {
                 throw RPCError(.invalidParams, "no such subscription on this connection")
             }
-            streams[UInt64(number)] = nil
+            cancelSubscription(UInt64(number))
             outcome.endedSubscription = UInt64(number)
             return Array(#"{"unsubscribed":true}"#.utf8)
         case .daemonStats:
@@ -379,10 +381,18 @@ extension SharedHost {
         let stream = Stream(
             uid: context.uid, seesAll: context.seesAll, connection: context.connection, timerID: timerID,
             kinds: kinds.isEmpty ? nil : Set(kinds.map(\.rawValue)))
+        // Counted last, once nothing above can refuse it (a refusal below undoes the count).
+        try admit(context)
         if let afterSeq {
             let cursor = self.cursor
-            let rows = try withQueue { queue throws(PostgresError) in
-                try queue.events(afterSeq: afterSeq, before: cursor, limit: 4_096)
+            let rows: [SharedEventRow]
+            do {
+                rows = try withQueue { queue throws(PostgresError) in
+                    try queue.events(afterSeq: afterSeq, before: cursor, limit: 4_096)
+                }
+            } catch {
+                release(connection: context.connection, uid: context.uid)
+                throw error
             }
             let saved = streams
             streams = [context.waiter: stream]

@@ -24,6 +24,7 @@ final class SharedHost {
         var requestID: RPCID
         var timerID: Int64
         var uid: UInt32
+        var connection: UInt64
     }
 
     /// An open `timer.subscribe`.
@@ -80,6 +81,11 @@ final class SharedHost {
     var waits: [WaiterID: Wait] = [:]
     var waitsByTimer: [Int64: Set<WaiterID>] = [:]
     var streams: [SubscriptionRegistry.SubscriberID: Stream] = [:]
+    /// The most pending waits and subscriptions per connection and per user (the daemon's
+    /// ``WaitLimits``, docs/fairness.md), and how many each has now.
+    var waitLimits = WaitLimits()
+    var waitsPerConnection: [UInt64: Int] = [:]
+    var waitsPerUser: [UInt32: Int] = [:]
     /// The store figures of `daemon.stats`.
     var figures = Figures()
     /// Requests of this turn changed something: follow the outbox at the turn's end.
@@ -363,6 +369,7 @@ final class SharedHost {
         {
             for waiter in waiting.sorted() {
                 guard let wait = waits.removeValue(forKey: waiter) else { continue }
+                release(connection: wait.connection, uid: wait.uid)
                 let result: [UInt8]
                 if let timer = event.timer, let json = try? Self.json(timer) {
                     result = TimerService.resultLine(id: wait.requestID, resultJSON: json)
@@ -392,10 +399,39 @@ final class SharedHost {
         guard let wait = waits.removeValue(forKey: waiter) else { return }
         waitsByTimer[wait.timerID]?.remove(waiter)
         if waitsByTimer[wait.timerID]?.isEmpty == true { waitsByTimer[wait.timerID] = nil }
+        release(connection: wait.connection, uid: wait.uid)
     }
 
     /// Ends a subscription (unsubscribed, or its client went away).
     func cancelSubscription(_ subscriber: SubscriptionRegistry.SubscriberID) {
-        streams[subscriber] = nil
+        guard let stream = streams.removeValue(forKey: subscriber) else { return }
+        release(connection: stream.connection, uid: stream.uid)
+    }
+
+    /// Refuses one more wait or subscription past ``waitLimits`` (the one-host daemon's rule and
+    /// messages, `-32004`), else counts it.
+    func admit(_ context: RequestContext) throws {
+        if waitsPerConnection[context.connection, default: 0] >= waitLimits.perConnection {
+            throw RPCError(
+                .quotaExceeded,
+                "this connection has \(waitLimits.perConnection) pending waits, the limit per connection; "
+                    + "wait for some to end or use another connection")
+        }
+        if !context.seesAll, waitsPerUser[context.uid, default: 0] >= waitLimits.perUser {
+            throw RPCError(
+                .quotaExceeded,
+                "uid \(context.uid) has \(waitLimits.perUser) pending waits, the limit per user; "
+                    + "wait for some to end first")
+        }
+        waitsPerConnection[context.connection, default: 0] += 1
+        waitsPerUser[context.uid, default: 0] += 1
+    }
+
+    /// Uncounts a wait or subscription that ended.
+    func release(connection: UInt64, uid: UInt32) {
+        let onConnection = waitsPerConnection[connection, default: 1] - 1
+        waitsPerConnection[connection] = onConnection > 0 ? onConnection : nil
+        let ofUser = waitsPerUser[uid, default: 1] - 1
+        waitsPerUser[uid] = ofUser > 0 ? ofUser : nil
     }
 }

@@ -272,6 +272,42 @@ struct SharedHostsEndToEndTests {
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 
+    @Test(
+        "Wait limits hold in shared mode: the 1,025th wait on one connection is refused; a stop on another host answers all 1,024"
+    )
+    func waitLimits() throws {
+        let cluster = try Cluster()
+        let a = try Self.host("A", cluster)
+        let b = try Self.host("B", cluster)
+        #expect(a.ctl(["start", "1h", "--name", "long"]).status == 0)
+        let client = try RawClient(path: b.socketPath)
+        // WaitLimits' default: 1,024 pending waits per connection (Sources/TimerService/WaitLimits.swift).
+        for i in 1...1_025 {
+            client.send(#"{"jsonrpc":"2.0","id":\#(i),"method":"timer.wait","params":{"timer":"long"}}"# + "\n")
+        }
+        let refused = try JSONObject.parse(try #require(client.readLine(timeout: 30)))
+        #expect(refused["id"] as? Int == 1_025)
+        let error = refused["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == -32004)
+        #expect(
+            (error?["message"] as? String)?.hasPrefix("this connection has 1024 pending waits") == true, "\(refused)")
+        // A stops it: each of the 1,024 waits on B ends with the stopped timer.
+        #expect(a.ctl(["stop", "long"]).status == 0)
+        var answered = Set<Int>()
+        while answered.count < 1_024, let line = client.readLine(timeout: 10) {
+            let reply = try JSONObject.parse(line)
+            if let id = reply["id"] as? Int, (reply["result"] as? [String: Any])?["state"] as? String == "stopped" {
+                answered.insert(id)
+            }
+        }
+        #expect(answered == Set(1...1_024))
+        // The waits are uncounted again: a new one on the same connection is admitted.
+        #expect(a.ctl(["start", "1h", "--name", "again"]).status == 0)
+        client.send(#"{"jsonrpc":"2.0","id":"x","method":"timer.wait","params":{"timer":"again"}}"# + "\n")
+        #expect(client.readLine(timeout: 1) == nil)  // waiting, not refused
+        for host in [a, b] { #expect(host.stopDaemon() == 0) }
+    }
+
     @Test("Isolation across hosts: user X on host A cannot see or touch user Y's timers started on host B")
     func isolationAcrossHosts() throws {
         try #require(getuid() == 0, "switching users needs root (CI runs as root)")
