@@ -232,7 +232,7 @@ extension Daemon {
         }
         // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
         if let due = connectionDeadline { next = min(next ?? .max, due) }
-        if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
+        if let idle = options.exitWhenIdleSeconds, shared == nil, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
         if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
@@ -244,7 +244,8 @@ extension Daemon {
     }
 
     func checkIdle() {
-        guard let idle = options.exitWhenIdleSeconds else { return }
+        // Shared mode: the timers are in the database, which this host cannot see as empty; it stays.
+        guard let idle = options.exitWhenIdleSeconds, shared == nil else { return }
         let now = Syscall.bootTimeNanoseconds()
         if !connections.isEmpty || service.engine.liveCount > 0 || !runningActions.isEmpty {
             idleSince = now

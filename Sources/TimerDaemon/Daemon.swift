@@ -170,6 +170,9 @@ public final class Daemon {
             ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
         }
         if let shared {
+            if options.exitWhenIdleSeconds != nil {
+                log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")
+            }
             let parser = service
             shared.actionParser = { value, context in try parser.action(value, context: context) }
             shared.localTimeResolver = LocalTimes.resolver

@@ -269,6 +269,15 @@ struct SharedHostsEndToEndTests {
         let stopped = try #require(stopWait.withLock { $0 })
         #expect(stopped.status == 1)
         #expect(stopped.at.timeIntervalSince(stoppedAt) <= Self.pollBound + 0.5)
+        // --exit-when-idle is ignored in shared mode (its timers are in the database, not in this
+        // host): a host started with it is still up well after the idle time, and says why.
+        let idle = try Harness()
+        try idle.startDaemon(
+            extraArguments: ["--store", cluster.store, "--shared", "--host-id", "I", "--exit-when-idle", "0.5"])
+        usleep(1_500_000)
+        #expect(idle.ctl(["ping"]).status == 0)
+        #expect(idle.log().contains("warning: --exit-when-idle is ignored with --shared"), "\(idle.log())")
+        #expect(idle.stopDaemon() == 0)
         // Methods shared mode does not carry answer a clear error.
         let extend = b.ctl(["extend", "x", "5m"])
         #expect(extend.status != 0)
