@@ -251,8 +251,21 @@ struct SharedHostsEndToEndTests {
         let done = try #require(waitDone.withLock { $0 })
         // timerctl wait exits 0 for a finished timer (docs: "exit 0 finished, 1 stopped").
         #expect(done.status == 0)
+        // On the database clock (the outbox rows' instants): from the resume to the finish is the
+        // kept time plus at most the poll bound.
+        let run =
+            Double(
+                cluster.sql(
+                    """
+                    SELECT extract(epoch FROM f.at - r.at) FROM timerd_events f JOIN timerd_events r USING (timer_id)
+                    JOIN timerd_timers t ON t.id = f.timer_id
+                    WHERE t.name = 'x' AND f.kind = 'finished' AND r.kind = 'resumed'
+                    """)) ?? -1
+        #expect(run >= kept - 0.001 && run <= kept + Self.pollBound, "kept \(kept) s, ran \(run) s")
+        // As the client sees it: the same, plus starting the two timerctl processes on a loaded
+        // machine (2 s allowed for that).
         let took = done.at.timeIntervalSince(resumedAt)
-        #expect(took >= kept - 0.05 && took <= kept + Self.pollBound, "kept \(kept) s, took \(took) s")
+        #expect(took >= kept - 0.05 && took <= kept + Self.pollBound + 2, "kept \(kept) s, took \(took) s")
 
         // A wait on B ends when A stops the timer: exit 1 (stopped), within the poll bound.
         #expect(a.ctl(["start", "1h", "--name", "y"]).status == 0)
@@ -268,7 +281,8 @@ struct SharedHostsEndToEndTests {
         #expect(Self.await(Self.pollBound + 5) { stopWait.withLock { $0 != nil } })
         let stopped = try #require(stopWait.withLock { $0 })
         #expect(stopped.status == 1)
-        #expect(stopped.at.timeIntervalSince(stoppedAt) <= Self.pollBound + 0.5)
+        // Within the poll bound, plus the timerctl processes on a loaded machine (2 s allowed).
+        #expect(stopped.at.timeIntervalSince(stoppedAt) <= Self.pollBound + 2)
         // --exit-when-idle is ignored in shared mode (its timers are in the database, not in this
         // host): a host started with it is still up well after the idle time, and says why.
         let idle = try Harness()
