@@ -106,7 +106,7 @@ let package = Package(
             name: "TimerDaemonTests",
             dependencies: [
                 "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage",
-                "TimerSystem",
+                "TimerSystem", "TimerPostgres",
                 "TestSupport",
             ],
             exclude: ["Golden"]),

@@ -120,6 +120,12 @@ extension CommandTable {
                 ["--host-id"], .value(ValueSpec("NAME", .text)),
                 help: "this host's name in the database (default hostname-bootid)"),
             OptionSpec(
+                ["--shared"],
+                help: """
+                    with --store: serve the timers together with other timerd
+                    hosts on the same schema (also shared=yes in the file)
+                    """),
+            OptionSpec(
                 ["--migrate-only"],
                 help: "create or migrate the PostgreSQL schema, then exit"),
             OptionSpec(["-h", "--help"], help: "show this help"),

@@ -5,6 +5,41 @@ import TimerModel
 import TimerService
 import TimerSystem
 
+/// One on-finish action run to start: from the engine (``TimerEngine/DueAction``), or from a
+/// completion of shared mode (``SharedHost``), which adds the idempotency key.
+struct ActionLaunch {
+    var timerID: UInt64
+    var name: String?
+    var duration: Double
+    var kind: TimerAction.Kind
+    var trigger: TimerAction.Trigger
+    var action: TimerAction
+    /// Variables added to the run's environment (`TIMER_IDEMPOTENCY_KEY=ID:FENCE` in shared mode).
+    var extraEnvironment: [String] = []
+    /// Whether the run belongs to a shared-mode timer (its outcome is logged, not kept in the engine).
+    var isShared = false
+
+    init(_ due: TimerEngine.DueAction) {
+        self.init(
+            timerID: due.timerID, name: due.name, duration: due.duration, kind: due.kind, trigger: due.trigger,
+            action: due.action)
+    }
+
+    init(
+        timerID: UInt64, name: String?, duration: Double, kind: TimerAction.Kind, trigger: TimerAction.Trigger,
+        action: TimerAction, extraEnvironment: [String] = [], isShared: Bool = false
+    ) {
+        self.timerID = timerID
+        self.name = name
+        self.duration = duration
+        self.kind = kind
+        self.trigger = trigger
+        self.action = action
+        self.extraEnvironment = extraEnvironment
+        self.isShared = isShared
+    }
+}
+
 /// One on-finish action process the daemon watches: its pidfd and output pipe are in epoll.
 final class RunningAction {
     /// The process (its own process group).
@@ -13,6 +48,8 @@ final class RunningAction {
     let timerID: UInt64
     let kind: TimerAction.Kind
     let trigger: TimerAction.Trigger
+    /// A shared-mode run (``ActionLaunch/isShared``).
+    let isShared: Bool
     /// `timer 3 ("tea") exec` for log lines.
     let label: String
     /// The epoll tokens of the pidfd and of the output pipe.
@@ -28,13 +65,14 @@ final class RunningAction {
     var partialLine: [UInt8] = []
 
     init(
-        child: ChildProcess, due: TimerEngine.DueAction, label: String, tokens: (UInt64, UInt64), now: Int64,
+        child: ChildProcess, due: ActionLaunch, label: String, tokens: (UInt64, UInt64), now: Int64,
         timeout: Int64
     ) {
         self.child = child
         timerID = due.timerID
         kind = due.kind
         trigger = due.trigger
+        isShared = due.isShared
         self.label = label
         (exitToken, outputToken) = tokens
         startedAt = now
@@ -64,19 +102,20 @@ extension Daemon {
     func startCommittedActions() {
         let due = actionsAwaitingCommit
         actionsAwaitingCommit.removeAll()
-        for item in due { startAction(item) }
+        for item in due { startAction(ActionLaunch(item)) }
     }
 
-    private func startAction(_ due: TimerEngine.DueAction) {
+    func startAction(_ due: ActionLaunch) {
         let name = due.name.map { " (\"\($0)\")" } ?? ""
         let label = "timer \(due.timerID)\(name) \(due.kind.rawValue)"
         var environment = due.action.environment.map { "\($0.name)=\($0.value)" }
         let searchPath = due.action.value(of: "PATH") ?? ActionEnvironment.fallbackPath
         if due.action.value(of: "PATH") == nil { environment.append("PATH=\(searchPath)") }
-        environment += [
-            "TIMER_ID=\(due.timerID)", "TIMER_NAME=\(due.name ?? "")", "TIMER_EVENT=\(due.trigger.rawValue)",
-            "TIMER_DURATION=\(DurationFormatter.number(due.duration))",
-        ]
+        environment +=
+            [
+                "TIMER_ID=\(due.timerID)", "TIMER_NAME=\(due.name ?? "")", "TIMER_EVENT=\(due.trigger.rawValue)",
+                "TIMER_DURATION=\(DurationFormatter.number(due.duration))",
+            ] + due.extraEnvironment
         let executable: String
         let arguments: [String]
         switch due.kind {
@@ -87,7 +126,9 @@ extension Daemon {
             guard let program = ActionEnvironment.locate("notify-send", in: searchPath, isExecutable: Self.isExecutable)
             else {
                 log("warning: \(label): no notify-send in the timer's PATH (\(searchPath)); no desktop notification")
-                finishAction(timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(ENOENT))
+                finishAction(
+                    timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(ENOENT),
+                    isShared: due.isShared)
                 return
             }
             executable = program
@@ -117,7 +158,8 @@ extension Daemon {
         } catch {
             log("error: \(label) could not start: \(error)")
             let code = error.errno.rawValue
-            finishAction(timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(code))
+            finishAction(
+                timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(code), isShared: due.isShared)
         }
     }
 
@@ -146,11 +188,17 @@ extension Daemon {
         }
         let seconds = Double(Syscall.bootTimeNanoseconds() - running.startedAt) / 1e9
         log("\(running.label) \(Self.describe(outcome)) after \(String(format: "%.3f", seconds)) s")
-        finishAction(timer: running.timerID, kind: running.kind, label: running.label, outcome: outcome)
+        finishAction(
+            timer: running.timerID, kind: running.kind, label: running.label, outcome: outcome,
+            isShared: running.isShared)
         return true
     }
 
-    private func finishAction(timer id: UInt64, kind: TimerAction.Kind, label: String, outcome: ActionRun.Outcome) {
+    private func finishAction(
+        timer id: UInt64, kind: TimerAction.Kind, label: String, outcome: ActionRun.Outcome, isShared: Bool
+    ) {
+        // Shared mode: the outcome is in the log line above; the engine does not hold the timer.
+        if isShared { return }
         let (recorded, wakeups) = service.recordActionOutcome(timer: id, kind: kind, outcome: outcome)
         if recorded {
             stateIsDirty = true

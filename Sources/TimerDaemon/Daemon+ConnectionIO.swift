@@ -209,6 +209,7 @@ extension Daemon {
         connectionsPerUID[connection.uid] = left > 0 ? left : nil
         for waiter in connection.state.waiters {
             service.cancelWait(waiter)
+            shared?.cancelWait(waiter)
             waiterConnections[waiter] = nil
         }
         cancelSubscriptions(of: connection)

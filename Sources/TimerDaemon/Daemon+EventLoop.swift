@@ -36,11 +36,13 @@ extension Daemon {
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
+                case Self.sharedSocketToken: sharedTurn()
                 default: if !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
             enforceActionTimeouts()
+            sharedEndOfTurn()
             commit()
             connectionHousekeeping()
             checkIdle()
@@ -57,6 +59,7 @@ extension Daemon {
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
+        if shared != nil, handleShared(line, from: connection, context: context) { return }
         let outcome = service.handle(line: line, context: context)
         if outcome.changedState { stateIsDirty = true }
         if outcome.requiresDurability { syncIsNeeded = true }
@@ -86,6 +89,7 @@ extension Daemon {
     }
 
     func fireTimers() {
+        if shared != nil { return sharedTurn() }
         bootTimer.drain()
         armedDeadline = nil
         let (endings, wakeups) = service.fireDueTimers()
@@ -208,7 +212,8 @@ extension Daemon {
     // MARK: - Time
 
     func rearmTimer() {
-        let deadline = service.engine.nextDeadline?.nanoseconds
+        // Shared mode: the next claim, on the host's own boot-time clock (the test offset taken off).
+        let deadline = shared.map { $0.nextTurnAt - $0.clockOffset } ?? service.engine.nextDeadline?.nanoseconds
         guard deadline != armedDeadline else { return }
         do {
             try bootTimer.arm(atNanoseconds: deadline)
@@ -228,7 +233,7 @@ extension Daemon {
         }
         // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
         if let due = connectionDeadline { next = min(next ?? .max, due) }
-        if let idle = options.exitWhenIdleSeconds, connections.isEmpty, service.engine.liveCount == 0 {
+        if let idle = options.exitWhenIdleSeconds, shared == nil, connections.isEmpty, service.engine.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
         if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
@@ -240,7 +245,8 @@ extension Daemon {
     }
 
     func checkIdle() {
-        guard let idle = options.exitWhenIdleSeconds else { return }
+        // Shared mode: the timers are in the database, which this host cannot see as empty; it stays.
+        guard let idle = options.exitWhenIdleSeconds, shared == nil else { return }
         let now = Syscall.bootTimeNanoseconds()
         if !connections.isEmpty || service.engine.liveCount > 0 || !runningActions.isEmpty {
             idleSince = now

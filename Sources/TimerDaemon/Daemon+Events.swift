@@ -62,7 +62,10 @@ extension Daemon {
 
     /// Ends the subscriptions of a connection that goes away.
     func cancelSubscriptions(of connection: Connection) {
-        for subscriber in connection.state.subscriptions { service.cancelSubscription(subscriber) }
+        for subscriber in connection.state.subscriptions {
+            service.cancelSubscription(subscriber)
+            shared?.cancelSubscription(subscriber)
+        }
         connection.state.subscriptions.removeAll()
     }
 }

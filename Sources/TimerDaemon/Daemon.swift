@@ -26,12 +26,18 @@ public final class Daemon {
     static let timerToken: UInt64 = 1
     static let signalToken: UInt64 = 2
     static let wallClockToken: UInt64 = 3
+    /// The PostgreSQL connection's socket in shared mode (notifications on `timerd_wake`).
+    static let sharedSocketToken: UInt64 = 4
 
     let options: DaemonOptions
     let socketPath: String
     let store: any TimerStore
     let log: (String) -> Void
     var service: TimerService
+    /// Shared mode (`--shared`, issue 14): the requests and firings go to PostgreSQL; `nil` otherwise.
+    let shared: SharedHost?
+    /// The ``SharedHost/connectionGeneration`` whose socket epoll watches (0: none yet).
+    var sharedSocketGeneration = 0
     let epoll: Epoll
     let bootTimer: BootTimer
     let wallClock: WallClockWatch
@@ -120,13 +126,27 @@ public final class Daemon {
         let stateDirectory: String
         let storeDescription: String
         var hostID: String?
-        if let connection = options.storeConnection ?? config.storeConnection {
+        let isShared = options.shared || config.shared
+        if let connection = options.storeConnection ?? config.storeConnection, isShared {
+            // Form 2: the database is the only copy; the engine stays empty (docs/multihost.md).
+            let host = options.hostID ?? DaemonOptions.defaultHostID()
+            shared = try SharedHost(
+                connectionString: connection, hostID: host, environment: ProcessInfo.processInfo.environment,
+                log: log)
+            store = MemoryStore()
+            stateDirectory = "postgresql (shared)"
+            storeDescription = "postgresql \(connection) (shared)"
+            hostID = host
+        } else if let connection = options.storeConnection ?? config.storeConnection {
             let host = options.hostID ?? DaemonOptions.defaultHostID()
             store = options.makePostgresStore(connectionString: connection, hostID: host)
             stateDirectory = store.location
             storeDescription = "postgresql \(connection)"
             hostID = host
+            shared = nil
         } else {
+            if isShared { throw DaemonOptions.UsageError(message: "--shared (shared=yes) needs --store (store=)") }
+            shared = nil
             stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
             try RuntimePaths.ensurePrivateDirectory(stateDirectory)
             store = options.makeStore(stateDirectory: stateDirectory)
@@ -163,6 +183,14 @@ public final class Daemon {
         service.actionUID = geteuid()
         service.programLocator = { program, searchPath in
             ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
+        }
+        if let shared {
+            if options.exitWhenIdleSeconds != nil {
+                log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")
+            }
+            let parser = service
+            shared.actionParser = { value, context in try parser.action(value, context: context) }
+            shared.localTimeResolver = LocalTimes.resolver
         }
         service.storeDescription = storeDescription
         service.hostID = hostID
@@ -210,6 +238,7 @@ public final class Daemon {
         try epoll.add(bootTimer.descriptor, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
+        watchSharedSocket()
         self.listener = .some(listener)
     }
 

@@ -25,6 +25,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// or URI, no password), or `nil` for the state directory. `--store` wins over it; a reload
     /// does not switch stores (read at start-up only).
     public var storeConnection: String?
+    /// `shared`: `yes` serves the `store` schema's timers together with other timerd hosts
+    /// (issue 14, docs/multihost.md form 2); `no` (the default) as its only writer. `--shared`
+    /// wins; read at start-up only.
+    public var shared = false
     /// `history_max_age`: how long an ended timer is kept, in seconds (default 7 days, 604,800 s).
     ///
     /// Stored and exposed only: age-based trimming is implemented elsewhere.
@@ -49,7 +53,7 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The keys a file may set, in the order error messages list them.
     public static let keys = [
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
-        "idle_timeout", "log_level", "store",
+        "idle_timeout", "log_level", "store", "shared",
     ]
 
     /// A configuration file that cannot be used.
@@ -128,6 +132,9 @@ public struct DaemonConfig: Sendable, Equatable {
                 // Issue 14: a PostgreSQL connection string or URI; checked when timerd connects.
                 guard !value.isEmpty else { throw fail("store needs a PostgreSQL connection string") }
                 config.storeConnection = value
+            case "shared":
+                guard value == "yes" || value == "no" else { throw fail("shared must be yes or no, got \"\(value)\"") }
+                config.shared = value == "yes"
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")

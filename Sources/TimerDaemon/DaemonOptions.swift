@@ -60,6 +60,10 @@ public struct DaemonOptions: Sendable, Equatable {
     public var hostID: String?
     /// `--migrate-only`: create or migrate the PostgreSQL schema, then exit.
     public var migrateOnly = false
+    /// `--shared` (issue 14): with `--store`, serve the schema's timers together with other timerd
+    /// hosts (docs/multihost.md, form 2) instead of as its only writer; also `shared=yes` in the
+    /// configuration file.
+    public var shared = false
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -207,6 +211,7 @@ public struct DaemonOptions: Sendable, Equatable {
             }
             hostID = text
         case "--migrate-only": migrateOnly = true
+        case "--shared": shared = true
         case "--help": showHelp = true
         case "--version": showVersion = true
         default:

@@ -81,8 +81,8 @@ extension ReloadResult {
 }
 
 extension StatsResult {
-    /// Writes `{"firedTimers":…,"latenessMicroseconds":{…},"liveTimers":…,"runningTimers":…}`,
-    /// `latenessMicroseconds` left out before the first firing.
+    /// Writes `{"firedTimers":…,"latenessMicroseconds":{…},"liveTimers":…,"runningTimers":…,"store":{…}}`,
+    /// `latenessMicroseconds` left out before the first firing, `store` without a shared store.
     ///
     /// - Parameter writer: the writer to append to.
     /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
@@ -105,6 +105,21 @@ extension StatsResult {
         writer.integer(Int64(liveTimers))
         writer.raw(#","runningTimers":"#)
         writer.integer(Int64(runningTimers))
+        if let store {
+            writer.raw(#","store":{"claims":"#)
+            writer.integer(Int64(store.claims))
+            writer.raw(#","claimsPerSecond":"#)
+            try writer.number(store.claimsPerSecond)
+            writer.raw(#","fencesLost":"#)
+            writer.integer(Int64(store.fencesLost))
+            writer.raw(#","leaseRescues":"#)
+            writer.integer(Int64(store.leaseRescues))
+            writer.raw(#","roundTripMicrosecondsP50":"#)
+            try writer.number(store.roundTripMicrosecondsP50)
+            writer.raw(#","roundTripMicrosecondsP99":"#)
+            try writer.number(store.roundTripMicrosecondsP99)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
         writer.bytes.append(UInt8(ascii: "}"))
     }
 }

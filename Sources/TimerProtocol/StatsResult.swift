@@ -13,6 +13,9 @@ public struct StatsResult: Sendable, Hashable, Codable {
     /// Lateness of the most recent firings (up to 16,384): the boot-time clock when the loop finished
     /// the timer minus its deadline, in microseconds; `nil` before the first firing.
     public var latenessMicroseconds: LatenessSummary?
+    /// The figures of a store several hosts share (`timerd --shared`, issue 14); `nil` (left out)
+    /// otherwise.
+    public var store: StoreStats?
 
     /// Creates a stats result.
     public init(liveTimers: Int, runningTimers: Int, firedTimers: Int, latenessMicroseconds: LatenessSummary?) {
@@ -46,5 +49,35 @@ public struct LatenessSummary: Sendable, Hashable, Codable {
         self.p50 = p50
         self.p99 = p99
         self.max = max
+    }
+}
+
+/// The store figures of `daemon.stats` in shared mode (`timerd --shared`, docs/multihost.md):
+/// this host's claims since it started and its database round trips.
+public struct StoreStats: Sendable, Hashable, Codable {
+    /// Due timers (or group steps) this host claimed since it started.
+    public var claims: Int
+    /// ``claims`` per second of this host's run time.
+    public var claimsPerSecond: Double
+    /// Claims that took over another host's expired lease (rescues).
+    public var leaseRescues: Int
+    /// Completions refused because the claim's fence was no longer current.
+    public var fencesLost: Int
+    /// The median of the recent database calls' round trips (up to 4,096), microseconds.
+    public var roundTripMicrosecondsP50: Double
+    /// Their 99th percentile, microseconds.
+    public var roundTripMicrosecondsP99: Double
+
+    /// Creates the figures; see the properties.
+    public init(
+        claims: Int, claimsPerSecond: Double, leaseRescues: Int, fencesLost: Int, roundTripMicrosecondsP50: Double,
+        roundTripMicrosecondsP99: Double
+    ) {
+        self.claims = claims
+        self.claimsPerSecond = claimsPerSecond
+        self.leaseRescues = leaseRescues
+        self.fencesLost = fencesLost
+        self.roundTripMicrosecondsP50 = roundTripMicrosecondsP50
+        self.roundTripMicrosecondsP99 = roundTripMicrosecondsP99
     }
 }

@@ -18,7 +18,7 @@ extension TimerService {
     /// - Throws: `RPCError` `-32602` for a malformed action (no exec and no notify, a relative or
     ///   missing `cwd`, a variable that is not captured, NUL bytes, an over-long command), `-32007`
     ///   when the requester is not the daemon's own user.
-    func action(_ value: JSONValue?, context: RequestContext) throws -> TimerAction? {
+    package func action(_ value: JSONValue?, context: RequestContext) throws -> TimerAction? {
         let object: [String: JSONValue]
         switch value {
         case .none, .some(.null): return nil

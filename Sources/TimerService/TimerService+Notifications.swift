@@ -13,6 +13,20 @@ public struct EventNotification: Sendable {
     public var seq: UInt64?
     /// The JSON-RPC notification, without the newline.
     public var line: [UInt8]
+
+    /// A notification for one subscriber (timerd's shared mode builds its own from the outbox).
+    ///
+    /// - Parameters:
+    ///   - subscriber: the subscription.
+    ///   - connection: its connection.
+    ///   - seq: the event's number, `nil` for a gap line.
+    ///   - line: the notification line, without the newline.
+    package init(subscriber: SubscriptionRegistry.SubscriberID, connection: UInt64, seq: UInt64?, line: [UInt8]) {
+        self.subscriber = subscriber
+        self.connection = connection
+        self.seq = seq
+        self.line = line
+    }
 }
 
 /// Why a subscriber did not get some events (the `reason` of `timer.gap`).

@@ -9,7 +9,7 @@ import TimerProtocol
 #endif
 
 extension TimerService {
-    static func paramsObject(_ value: JSONValue?, method: RPCMethod) throws -> [String: JSONValue] {
+    package static func paramsObject(_ value: JSONValue?, method: RPCMethod) throws -> [String: JSONValue] {
         switch value {
         case .none, .some(.null): return [:]
         case .some(.object(let object)): return object
@@ -19,20 +19,20 @@ extension TimerService {
         }
     }
 
-    static func allowOnly(_ keys: Set<String>, in params: [String: JSONValue], method: RPCMethod) throws {
+    package static func allowOnly(_ keys: Set<String>, in params: [String: JSONValue], method: RPCMethod) throws {
         for key in params.keys.sorted() where !keys.contains(key) {
             let allowed = keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ")
             throw RPCError(.invalidParams, "unknown parameter \"\(key)\" for \(method.rawValue); allowed: \(allowed)")
         }
     }
 
-    static func typeError(_ key: String, _ expected: String, _ got: JSONValue, _ method: RPCMethod)
+    package static func typeError(_ key: String, _ expected: String, _ got: JSONValue, _ method: RPCMethod)
         -> RPCError
     {
         RPCError(.invalidParams, "\"\(key)\" of \(method.rawValue) must be \(expected), got \(got.typeName)")
     }
 
-    static func timerReference(_ params: [String: JSONValue], _ method: RPCMethod) throws -> TimerReference {
+    package static func timerReference(_ params: [String: JSONValue], _ method: RPCMethod) throws -> TimerReference {
         try allowOnly(["timer"], in: params, method: method)
         switch params["timer"] {
         case .some(.string(let text)):
@@ -94,7 +94,7 @@ extension TimerService {
         return (resolution.date, resolution)
     }
 
-    static func durations(_ value: JSONValue?) throws -> [Double] {
+    package static func durations(_ value: JSONValue?) throws -> [Double] {
         let expected = "an array of durations (seconds as numbers, or strings such as \"25m\")"
         guard case .array(let items) = value else {
             throw value == nil

@@ -24,13 +24,13 @@ extension TimerService {
         return writer.bytes
     }
 
-    static func errorLine(id: RPCID, _ error: any Error) -> [UInt8] {
+    package static func errorLine(id: RPCID, _ error: any Error) -> [UInt8] {
         if let error = error as? RPCError { return errorLine(id: id, error) }
         if let error = error as? CountdownError { return errorLine(id: id, RPCError(error)) }
         return errorLine(id: id, RPCError(.internalError, "internal error: \(error)"))
     }
 
-    static func resultLine(id: RPCID, resultJSON: [UInt8]) -> [UInt8] {
+    package static func resultLine(id: RPCID, resultJSON: [UInt8]) -> [UInt8] {
         var writer = JSONBytesWriter(capacity: resultJSON.count + 48)
         writer.raw(#"{"id":"#)
         id.write(to: &writer)

@@ -194,7 +194,7 @@ extension TimerService {
     }
 
     /// The kinds named by `events` (wire names), or every kind when it is absent.
-    private static func eventKinds(_ value: JSONValue?) throws -> Set<TimerEvent.Name> {
+    package static func eventKinds(_ value: JSONValue?) throws -> Set<TimerEvent.Name> {
         let known = TimerEvent.Name.allCases.map(\.rawValue).joined(separator: ", ")
         switch value {
         case .none, .some(.null):

@@ -148,7 +148,7 @@ struct ManPageTests {
                 "--history-limit", "--history-max-age", "--log-level", "--save", "--accept-state-loss",
                 "--action-timeout",
                 // Issue 14: the PostgreSQL store.
-                "--store", "--host-id", "--migrate-only",
+                "--store", "--host-id", "--shared", "--migrate-only",
                 "-h",
                 "--help", "--version",
             ])

@@ -36,7 +36,7 @@ struct DaemonConfigTests {
             (
                 "# c\n\nhistroy_limit=5\n",
                 "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
-                    + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store"
+                    + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared"
             ),
             ("history_limit\n", "/etc/timerd.conf:1: expected KEY=VALUE, got \"history_limit\""),
             (

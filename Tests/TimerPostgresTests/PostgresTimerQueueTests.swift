@@ -145,7 +145,9 @@ struct PostgresTimerQueueTests {
         let schema = try freshSchema()
         let host = try queue(schema.connectionString, host: "a")
         let listener = try PostgresConnection(connectionString: schema.connectionString)
-        try listener.execute("LISTEN timerd_wake")
+        // The schema's own channel (PostgresTimerQueue.notifySQL): other tests' schemas on the
+        // same database notify theirs.
+        try PostgresTimerQueue(connection: listener, hostID: "listener").listenForWakeUps()
         let first = try host.start(owner: 0, name: nil, segmentsNanoseconds: [1_000_000])
         // A later deadline than the first: no NOTIFY for it.
         _ = try host.start(owner: 0, name: nil, segmentsNanoseconds: [60_000_000_000])

@@ -60,6 +60,12 @@ struct JSONRoundTripTests {
             liveTimers: 3, runningTimers: 2, firedTimers: 7,
             latenessMicroseconds: LatenessSummary(count: 7, p50: 120.5, p99: 900, max: 1_000.25))
         #expect(try Self.ours(stats) == Self.pretty(stats))
+        // Issue 14: shared mode adds the store figures, written as JSONEncoder (sorted keys) would.
+        var sharedStats = stats
+        sharedStats.store = StoreStats(
+            claims: 41, claimsPerSecond: 2.5, leaseRescues: 1, fencesLost: 0, roundTripMicrosecondsP50: 817.99,
+            roundTripMicrosecondsP99: 30_085.292)
+        #expect(try Self.ours(sharedStats) == Self.pretty(sharedStats))
     }
 
     @Test("A reply read with the one reader equals what JSONDecoder read")

@@ -62,11 +62,17 @@ public final class PostgresTimerQueue {
     ///   - owner: the uid that owns it.
     ///   - name: its name, unique among the owner's live timers, or `nil`.
     ///   - segmentsNanoseconds: each step's length (≥ 1 each; one for a plain timer).
+    ///   - action: its on-finish action (timerd: the request's `action` object as JSON), or `nil`.
+    ///   - dueAt: for a timer that ends at a given instant (`timerctl start --at`), that instant in
+    ///     seconds since 1970 (its one segment should be the time from now to it); `nil` for
+    ///     now + the first segment, on the database clock.
     /// - Returns: the store-assigned id.
     /// - Throws: ``PostgresError``; a taken name is ``PostgresError/constraint(sqlState:constraint:message:)``
     ///   on `timerd_timers_live_name`.
     @discardableResult
-    public func start(owner: UInt32, name: String?, segmentsNanoseconds: [Int64]) throws(PostgresError) -> Int64 {
+    public func start(
+        owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil
+    ) throws(PostgresError) -> Int64 {
         let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
         return try connection.transaction { connection throws(PostgresError) in
             let id =
@@ -75,18 +81,43 @@ public final class PostgresTimerQueue {
             let rows = try connection.query(
                 """
                 INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
-                    segments_ns)
+                    segments_ns, created_at, action)
                 VALUES ($1, $2, $3, true, 'running',
-                    clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9), 0,
-                    cardinality($4::bigint[]), 1, $5, $4::bigint[])
+                    coalesce(to_timestamp($7::double precision),
+                        clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9)), 0,
+                    cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp(), $6)
                 RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
-                """, [String(id), String(owner), name, segments, hostID])
+                """, [String(id), String(owner), name, segments, hostID, action, dueAt.map { String($0) }])
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
                 [String(id), hostID])
-            if rows.value(0, 0) == "t" { try connection.query("SELECT pg_notify('timerd_wake', $1)", [String(id)]) }
+            if rows.value(0, 0) == "t" { try connection.query(Self.notifySQL, [String(id)]) }
             return id
         }
+    }
+
+    /// The channel of this schema's wake-ups, `timerd_wake:SCHEMA` (a NOTIFY reaches every session
+    /// of the database that listens, so the schema in the name keeps the hosts of other schemas
+    /// asleep): `pg_notify` with it and `$1` as the payload.
+    public static let notifySQL = "SELECT pg_notify('timerd_wake:' || current_schema(), $1)"
+
+    /// Starts listening on this schema's wake-up channel (``notifySQL``).
+    ///
+    /// - Returns: the channel's name.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func listenForWakeUps() throws(PostgresError) -> String {
+        let channel = "timerd_wake:" + (try connection.query("SELECT current_schema()").value(0, 0) ?? "public")
+        try connection.execute("LISTEN \"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        return channel
+    }
+
+    /// The database clock now, in seconds since 1970 (`clock_timestamp()`).
+    ///
+    /// - Returns: the instant.
+    /// - Throws: ``PostgresError``.
+    public func databaseNow() throws(PostgresError) -> Double {
+        Double(try connection.query("SELECT extract(epoch FROM clock_timestamp())").value(0, 0) ?? "") ?? 0
     }
 
     /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
@@ -133,25 +164,131 @@ public final class PostgresTimerQueue {
     /// - Returns: what happened; ``Completion/fenceLost`` writes nothing.
     /// - Throws: ``PostgresError``.
     public func complete(_ claim: Claim) throws(PostgresError) -> Completion {
+        try completeWithAction(claim).completion
+    }
+
+    /// What a finished timer's on-finish action needs: its owner, name, whole duration and the
+    /// stored action.
+    public struct FinishedTimer: Sendable, Equatable {
+        /// The uid that owns it.
+        public var owner: UInt32
+        /// Its name, or `nil`.
+        public var name: String?
+        /// The sum of its steps, in nanoseconds.
+        public var totalNanoseconds: Int64
+        /// The stored action (``PostgresTimerQueue/start(owner:name:segmentsNanoseconds:action:dueAt:)``), or `nil`.
+        public var action: String?
+    }
+
+    /// ``complete(_:)``, also returning what the timer's on-finish action needs when the completion
+    /// finished it (`nil` otherwise): only the host whose completion succeeded gets it, so it runs
+    /// the action; across host death that is at least once (a host may die after running it and
+    /// before its completion commits), with the key `(id, fence)` for the action to tell repeats.
+    ///
+    /// A finished timer with an action keeps a claim of this host (`action_state = 'pending'`,
+    /// lease `actionLeaseSeconds`) until ``markActionStarted(id:fence:)``; if this host dies before,
+    /// ``claimPendingActions(limit:leaseSeconds:)`` on another host takes it over.
+    ///
+    /// - Parameters:
+    ///   - claim: a claim of this host.
+    ///   - actionLeaseSeconds: how long the finished timer's action stays this host's to start.
+    /// - Returns: what happened, and the finished timer's details.
+    /// - Throws: ``PostgresError``.
+    public func completeWithAction(_ claim: Claim, actionLeaseSeconds: Double = 30) throws(PostgresError) -> (
+        completion: Completion, finished: FinishedTimer?
+    ) {
         try connection.transaction { connection throws(PostgresError) in
+            // `met` is the deadline this completion met (the row's due_at before the update), kept
+            // in the outbox row with the completion's instant, so lateness can be read from it.
             let rows = try connection.query(
                 """
-                UPDATE timerd_timers
-                SET step = CASE WHEN step + 1 < steps THEN step + 1 ELSE step END,
-                    state = CASE WHEN step + 1 < steps THEN 'running' ELSE 'finished' END,
-                    live = step + 1 < steps,
-                    due_at = CASE WHEN step + 1 < steps
-                        THEN due_at + make_interval(secs => segments_ns[step + 2] / 1e9) END,
-                    claim_until = NULL, claimed_by = NULL, version = version + 1, updated_at = now()
-                WHERE id = $1 AND fence = $2 AND claimed_by = $3 AND state = 'running'
-                RETURNING state, step
-                """, [String(claim.id), String(claim.fence), hostID])
-            guard let state = rows.value(0, 0) else { return .fenceLost }
+                UPDATE timerd_timers t
+                SET step = CASE WHEN t.step + 1 < t.steps THEN t.step + 1 ELSE t.step END,
+                    state = CASE WHEN t.step + 1 < t.steps THEN 'running' ELSE 'finished' END,
+                    live = t.step + 1 < t.steps,
+                    due_at = CASE WHEN t.step + 1 < t.steps
+                        THEN t.due_at + make_interval(secs => t.segments_ns[t.step + 2] / 1e9) END,
+                    ended_at = CASE WHEN t.step + 1 < t.steps THEN NULL ELSE clock_timestamp() END,
+                    action_state = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN 'pending' END,
+                    claim_until = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL
+                        THEN clock_timestamp() + make_interval(secs => $4::double precision) END,
+                    claimed_by = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN $3 END,
+                    version = t.version + 1, updated_at = now()
+                FROM (SELECT due_at AS met FROM timerd_timers WHERE id = $1) old
+                WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
+                RETURNING t.state, t.step, old.met, t.owner, t.name, t.action,
+                    (SELECT sum(s) FROM unnest(t.segments_ns) s)
+                """, [String(claim.id), String(claim.fence), hostID, String(actionLeaseSeconds)])
+            guard let state = rows.value(0, 0) else { return (.fenceLost, nil) }
             let kind = state == "finished" ? "finished" : "step"
             try connection.query(
-                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",
-                [String(claim.id), kind, String(claim.fence), hostID])
-            return state == "finished" ? .finished : .nextStep(Int(rows.int64(0, 1) ?? 0))
+                """
+                INSERT INTO timerd_events (timer_id, kind, fence, host_id, at, due_at, rescue)
+                VALUES ($1, $2, $3, $4, clock_timestamp(), $5, $6)
+                """,
+                [String(claim.id), kind, String(claim.fence), hostID, rows.value(0, 2), claim.isRescue ? "t" : "f"])
+            guard state == "finished" else { return (.nextStep(Int(rows.int64(0, 1) ?? 0)), nil) }
+            return (
+                .finished,
+                FinishedTimer(
+                    owner: UInt32(clamping: rows.int64(0, 3) ?? 0), name: rows.value(0, 4),
+                    totalNanoseconds: rows.int64(0, 6) ?? 0, action: rows.value(0, 5))
+            )
+        }
+    }
+
+    /// Records that this host started the on-finish action it holds for timer `id` under `fence`
+    /// (`action_state = 'started'`, the claim released).
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - fence: the fence of the completion or action claim that gave this host the action.
+    /// - Returns: whether the record was made (false: the claim was lost to a rescuer meanwhile).
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func markActionStarted(id: Int64, fence: Int64) throws(PostgresError) -> Bool {
+        try connection.query(
+            """
+            UPDATE timerd_timers SET action_state = 'started', claim_until = NULL, claimed_by = NULL
+            WHERE id = $1 AND fence = $2 AND claimed_by = $3 AND action_state = 'pending'
+            """, [String(id), String(fence), hostID]
+        ).affected == 1
+    }
+
+    /// Takes over the on-finish actions of finished timers whose host did not record starting them
+    /// before its claim ran out (it died between its completion and the start): each gets
+    /// `fence + 1` and this host's claim, and is returned to be started (again, if the dead host
+    /// started it after all: at least once, the key `(id, fence)` tells the runs apart).
+    ///
+    /// - Parameters:
+    ///   - limit: the most to take.
+    ///   - leaseSeconds: how long each stays this host's to start.
+    /// - Returns: each timer's id, new fence, and details.
+    /// - Throws: ``PostgresError``.
+    public func claimPendingActions(limit: Int, leaseSeconds: Double) throws(PostgresError) -> [(
+        id: Int64, fence: Int64, finished: FinishedTimer
+    )] {
+        let rows = try connection.query(
+            """
+            UPDATE timerd_timers t
+            SET fence = t.fence + 1, claimed_by = $1,
+                claim_until = clock_timestamp() + make_interval(secs => $2::double precision)
+            FROM (
+                SELECT id FROM timerd_timers
+                WHERE action_state = 'pending' AND claim_until < clock_timestamp()
+                ORDER BY claim_until LIMIT $3
+                FOR UPDATE SKIP LOCKED
+            ) lost
+            WHERE t.id = lost.id
+            RETURNING t.id, t.fence, t.owner, t.name, t.action, (SELECT sum(s) FROM unnest(t.segments_ns) s)
+            """, [hostID, String(leaseSeconds), String(max(1, limit))])
+        return rows.rows.indices.map { row in
+            (
+                rows.int64(row, 0) ?? 0, rows.int64(row, 1) ?? 0,
+                FinishedTimer(
+                    owner: UInt32(clamping: rows.int64(row, 2) ?? 0), name: rows.value(row, 3),
+                    totalNanoseconds: rows.int64(row, 5) ?? 0, action: rows.value(row, 4))
+            )
         }
     }
 
@@ -177,10 +314,10 @@ public final class PostgresTimerQueue {
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid; another owner's timer is not found.
+    ///   - owner: the requester's uid; another owner's timer is not found (`nil`: any owner, for root).
     /// - Returns: the nanoseconds left, or `nil` when no running timer of `owner` has that id.
     /// - Throws: ``PostgresError``.
-    public func pause(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+    public func pause(id: Int64, owner: UInt32?) throws(PostgresError) -> Int64? {
         try transition(
             id: id, owner: owner, from: "running", kind: "paused",
             set: """
@@ -194,10 +331,10 @@ public final class PostgresTimerQueue {
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid.
+    ///   - owner: the requester's uid (`nil`: any owner, for root).
     /// - Returns: the nanoseconds left, or `nil` when no paused timer of `owner` has that id.
     /// - Throws: ``PostgresError``.
-    public func resume(id: Int64, owner: UInt32) throws(PostgresError) -> Int64? {
+    public func resume(id: Int64, owner: UInt32?) throws(PostgresError) -> Int64? {
         try transition(
             id: id, owner: owner, from: "paused", kind: "resumed",
             set: """
@@ -206,21 +343,26 @@ public final class PostgresTimerQueue {
                 """, returning: "(extract(epoch FROM due_at - now()) * 1e9)::bigint")
     }
 
-    /// Stops a live timer of `owner` from any host.
+    /// Stops a live timer of `owner` from any host; the time left of its current step is kept
+    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock.
     ///
     /// - Parameters:
     ///   - id: the timer.
-    ///   - owner: the requester's uid.
+    ///   - owner: the requester's uid (`nil`: any owner, for root).
     /// - Returns: whether a live timer of `owner` with that id was stopped.
     /// - Throws: ``PostgresError``.
-    public func stop(id: Int64, owner: UInt32) throws(PostgresError) -> Bool {
+    public func stop(id: Int64, owner: UInt32?) throws(PostgresError) -> Bool {
         try transition(
             id: id, owner: owner, from: nil, kind: "stopped",
-            set: "state = 'stopped', live = false, due_at = NULL, remaining_ns = NULL", returning: "0") != nil
+            set: """
+                state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
+                remaining_ns = CASE WHEN state = 'running'
+                    THEN greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint) ELSE remaining_ns END
+                """, returning: "0") != nil
     }
 
     /// One guarded transition with its outbox row, in one transaction.
-    private func transition(id: Int64, owner: UInt32, from: String?, kind: String, set: String, returning: String)
+    private func transition(id: Int64, owner: UInt32?, from: String?, kind: String, set: String, returning: String)
         throws(PostgresError) -> Int64?
     {
         try connection.transaction { connection throws(PostgresError) in
@@ -229,9 +371,9 @@ public final class PostgresTimerQueue {
                 UPDATE timerd_timers
                 SET \(set), fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
                     updated_at = now()
-                WHERE id = $1 AND owner = $2 AND \(from.map { "state = '\($0)'" } ?? "live")
+                WHERE id = $1 AND ($2::bigint IS NULL OR owner = $2) AND \(from.map { "state = '\($0)'" } ?? "live")
                 RETURNING fence, \(returning)
-                """, [String(id), String(owner)])
+                """, [String(id), owner.map { String($0) }])
             guard let fence = rows.value(0, 0) else { return nil }
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, $2, $3, $4)",

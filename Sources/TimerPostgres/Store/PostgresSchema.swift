@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
     /// Version 1.
     ///
@@ -78,8 +78,32 @@ public enum PostgresSchema {
         CREATE INDEX timerd_timers_claimed ON timerd_timers (claimed_by) WHERE claimed_by IS NOT NULL;
         """
 
+    /// Version 3: what timerd's shared mode (several hosts, ``PostgresTimerQueue``) serves requests
+    /// and follows events by.
+    ///
+    /// - `timerd_timers.created_at`/`ended_at`: a timer's wall-clock instants on the database clock
+    ///   (`createdAt`, `endedAt` of a reply); `action`: its on-finish action as the request's
+    ///   `action` object (JSON text), run by the host whose completion succeeds; `action_state`
+    ///   (`pending` from the finishing transaction until a host started it, under a lease in
+    ///   `claim_until`/`claimed_by`, then `started`: an action outbox, so it runs at least once);
+    ///   `timerd_timers_owner` for one owner's listing.
+    /// - `timerd_events.txid`: the writing transaction's id (`pg_current_xact_id()`). A host follows
+    ///   the outbox by transaction ids below its snapshot's `xmin`, all of them finished, so an event
+    ///   whose `seq` was drawn before another's but committed after it is still seen (a cursor on
+    ///   `seq` alone would skip it). `due_at` (the deadline a completion met) and `rescue` (the claim
+    ///   was a rescue) let a reader measure lateness from the outbox alone.
+    static let version3 = """
+        ALTER TABLE timerd_timers ADD COLUMN created_at timestamptz, ADD COLUMN ended_at timestamptz,
+            ADD COLUMN action text, ADD COLUMN action_state text CHECK (action_state IN ('pending', 'started'));
+        CREATE INDEX timerd_timers_action ON timerd_timers (claim_until) WHERE action_state = 'pending';
+        CREATE INDEX timerd_timers_owner ON timerd_timers (owner, id);
+        ALTER TABLE timerd_events ADD COLUMN txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+            ADD COLUMN due_at timestamptz, ADD COLUMN rescue boolean NOT NULL DEFAULT false;
+        CREATE INDEX timerd_events_txid ON timerd_events (txid);
+        """
+
     /// The migrations by the version they bring the schema to.
-    static let migrations: [(version: Int, sql: String)] = [(1, version1), (2, version2)]
+    static let migrations: [(version: Int, sql: String)] = [(1, version1), (2, version2), (3, version3)]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,
     /// then applies each missing migration, all in one transaction under an advisory lock.

@@ -44,8 +44,8 @@ extension PostgresStore {
                         """
                     ).value(0, 0) ?? "another session"
                 throw StoreError.locked(
-                    "another timerd (\(holder)) serves the timers of this database schema; one timerd per "
-                        + "schema for now (docs/multihost.md)")
+                    "another timerd (\(holder)) serves the timers of this database schema; without --shared one "
+                        + "timerd serves a schema, with --shared on every host several do (docs/multihost.md)")
             }
             usleep(100_000)
             waited += 100

@@ -1,0 +1,566 @@
+import Countdown
+import Foundation
+import TimerModel
+import TimerPostgres
+import TimerProtocol
+import TimerService
+import TimerSystem
+
+/// The requests of shared mode: each one is statements of ``PostgresTimerQueue`` with the
+/// requester's uid as the owner filter (root: none), answered in exactly the wire shape of the
+/// one-host daemon (``TimerInfo``), so timerctl works unchanged.
+extension SharedHost {
+    /// What a request produced.
+    struct Outcome {
+        /// The reply line, or `nil` (a wait that waits, or a notification without `id`).
+        var reply: [UInt8]?
+        /// The request's id, for the reply.
+        var requestID: RPCID?
+        /// A `timer.wait` that waits under the request's token.
+        var isWaiting = false
+        /// A new subscription (the request's token).
+        var newSubscription: SubscriptionRegistry.SubscriberID?
+        /// An ended subscription.
+        var endedSubscription: SubscriptionRegistry.SubscriberID?
+        /// Replayed events for a new subscription (`afterSeq`).
+        var notifications: [EventNotification] = []
+        /// A log line for a change.
+        var event: String?
+    }
+
+    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, bad
+    /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and the edits
+    /// below are refused.
+    static let servedMethods: Set<RPCMethod> = [
+        .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
+        .timerUnsubscribe, .timerRemove, .daemonStats,
+    ]
+
+    /// Handles a request line if it is one shared mode serves (or refuses).
+    ///
+    /// - Returns: the outcome, or `nil` when the line is for the daemon's ``TimerService`` (an
+    ///   envelope error, `daemon.ping`, `daemon.reload`, an unknown method).
+    func handle(line: [UInt8], context: RequestContext) -> Outcome? {
+        guard line.count <= TimerService.maximumLineBytes,
+            case .object(let object)? = JSONValue(parsing: line, leniency: .foundationCompatible),
+            case .string("2.0")? = object["jsonrpc"], case .string(let name)? = object["method"],
+            let method = RPCMethod(rawValue: name)
+        else { return nil }
+        let id: RPCID?
+        switch object["id"] {
+        case .none: id = nil
+        case .some(.null): id = .null
+        case .some(.string(let text)): id = .string(text)
+        case .some(.number(let number)) where abs(number) < 9_007_199_254_740_992: id = .number(number)
+        default: return nil  // large or odd ids: the service reads and refuses them as usual
+        }
+        let isServed = Self.servedMethods.contains(method)
+        guard isServed || Self.refusedMethods.contains(method) else { return nil }
+        var outcome = Outcome(requestID: id)
+        do {
+            guard isServed else {
+                throw RPCError(
+                    .methodNotFound,
+                    "\(name) is not available in shared mode (timerd --shared); shared mode serves "
+                        + Self.servedMethods.map(\.rawValue).sorted().joined(separator: ", ")
+                        + ", daemon.ping, daemon.reload")
+            }
+            let params = try TimerService.paramsObject(object["params"], method: method)
+            let result = try run(method, params: params, id: id, context: context, outcome: &outcome)
+            if let result, let id { outcome.reply = TimerService.resultLine(id: id, resultJSON: result) }
+        } catch {
+            outcome.isWaiting = false
+            if let id { outcome.reply = TimerService.errorLine(id: id, Self.rpcError(error, method: method)) }
+        }
+        return outcome
+    }
+
+    /// The methods shared mode answers with a clear error: edits of a timer's figures, which the
+    /// claim protocol does not carry yet.
+    static let refusedMethods: Set<RPCMethod> = [.timerExtend, .timerRestart, .timerRename, .timerSkip]
+
+    /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
+    static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {
+        guard let error = error as? PostgresError else { return error }
+        let changes: Set<RPCMethod> = [.timerStart, .timerStop, .timerPause, .timerResume, .timerRemove]
+        return RPCError(
+            .internalError,
+            (changes.contains(method) ? "state could not be saved: " : "the timers could not be read: ") + "\(error)")
+    }
+
+    /// Runs one served method; returns the result's JSON, or `nil` when the reply waits.
+    private func run(
+        _ method: RPCMethod, params: [String: JSONValue], id: RPCID?, context: RequestContext, outcome: inout Outcome
+    ) throws -> [UInt8]? {
+        let owner: UInt32? = context.seesAll ? nil : context.uid
+        switch method {
+        case .timerStart:
+            return try start(params, context: context, outcome: &outcome)
+        case .timerStop, .timerPause, .timerResume:
+            let timer = try find(TimerService.timerReference(params, method), owner: owner)
+            let operation: TimerOperation = method == .timerStop ? .stop : method == .timerPause ? .pause : .resume
+            let done: Bool = try withQueue { queue throws(PostgresError) in
+                switch operation {
+                case .pause: return try queue.pause(id: timer.id, owner: owner) != nil
+                case .resume: return try queue.resume(id: timer.id, owner: owner) != nil
+                default: return try queue.stop(id: timer.id, owner: owner)
+                }
+            }
+            let now = try find(.id(UInt64(timer.id)), owner: owner)
+            guard done else {
+                throw CountdownError.invalidTransition(
+                    timer: Self.label(now), state: TimerState(rawValue: now.state) ?? .stopped, operation: operation)
+            }
+            changedThisTurn = true
+            let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
+            outcome.event = "\(verb) timer \(Self.label(now)) (uid \(context.uid))"
+            return try Self.json(now)
+        case .timerStatus:
+            return try Self.json(try find(TimerService.timerReference(params, method), owner: owner))
+        case .timerList:
+            try TimerService.allowOnly(["all"], in: params, method: method)
+            let all: Bool
+            switch params["all"] {
+            case .none, .some(.null): all = false
+            case .some(.bool(let value)): all = value
+            case .some(let other): throw TimerService.typeError("all", "a boolean", other, method)
+            }
+            let rows = try withQueue { queue throws(PostgresError) in try queue.timers(owner: owner, includeEnded: all)
+            }
+            return try Self.json(rows)
+        case .timerWait:
+            let timer = try find(TimerService.timerReference(params, method), owner: owner)
+            if !timer.isLive { return try Self.json(timer) }
+            guard let id else { return nil }
+            try admit(context)
+            waits[context.waiter] = Wait(
+                requestID: id, timerID: timer.id, uid: context.uid, connection: context.connection)
+            waitsByTimer[timer.id, default: []].insert(context.waiter)
+            outcome.isWaiting = true
+            return nil
+        case .timerRemove:
+            try TimerService.allowOnly(["allEnded", "timer"], in: params, method: method)
+            let removed: [SharedTimerRow]
+            switch params["allEnded"] {
+            case .none, .some(.null), .some(.bool(false)):
+                let timer = try find(
+                    TimerService.timerReference(params.filter { $0.key == "timer" }, method), owner: owner)
+                removed = try withQueue { queue throws(PostgresError) in
+                    try queue.removeEnded(id: timer.id, owner: owner)
+                }
+                guard !removed.isEmpty else {
+                    throw CountdownError.invalidTransition(
+                        timer: Self.label(timer), state: TimerState(rawValue: timer.state) ?? .running,
+                        operation: .remove)
+                }
+            case .some(.bool(true)):
+                guard params["timer"] == nil else {
+                    throw RPCError(.invalidParams, "timer.remove takes either \"timer\" or \"allEnded\", not both")
+                }
+                removed = try withQueue { queue throws(PostgresError) in
+                    try queue.removeEnded(id: nil, owner: context.uid)
+                }
+            case .some(let other):
+                throw TimerService.typeError("allEnded", "a boolean", other, method)
+            }
+            if !removed.isEmpty {
+                outcome.event =
+                    removed.count == 1
+                    ? "removed timer \(Self.label(removed[0]))" : "removed \(removed.count) ended timers"
+            }
+            return try Self.json(removed)
+        case .timerSubscribe:
+            return try subscribe(params, context: context, outcome: &outcome)
+        case .timerUnsubscribe:
+            try TimerService.allowOnly(["subscription"], in: params, method: method)
+            guard case .some(.number(let number)) = params["subscription"], number >= 0, number < 9e15,
+                number == number.rounded(), let stream = streams[UInt64(number)],
+                stream.connection == context.connection, stream.uid == context.uid
+            else {
+                throw RPCError(.invalidParams, "no such subscription on this connection")
+            }
+            cancelSubscription(UInt64(number))
+            outcome.endedSubscription = UInt64(number)
+            return Array(#"{"unsubscribed":true}"#.utf8)
+        case .daemonStats:
+            return try stats(context: context)
+        default:
+            return nil
+        }
+    }
+
+    /// `timer.start` with `durations` (a plain timer or a group; `name`, `action` optional). `at`
+    /// is refused in shared mode.
+    private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
+        -> [UInt8]
+    {
+        try TimerService.allowOnly(
+            ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
+        let name: String?
+        switch params["name"] {
+        case .none, .some(.null): name = nil
+        case .some(.string(let value)): name = TimerName.normalized(value)
+        case .some(let other): throw TimerService.typeError("name", "a string", other, .timerStart)
+        }
+        var dueAt: Double?
+        var resolution: LocalTimeResolution?
+        var durations: [Double]
+        if let (date, resolved) = try absoluteDeadline(params) {
+            // `at`: the deadline is the instant asked for; its length is measured on the database
+            // clock, which also decided "now" for a local time.
+            let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
+            let seconds = date.timeIntervalSince1970 - now
+            guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
+                throw CountdownError.deadlineOutOfRange(
+                    ISO8601.string(from: date), now: ISO8601.string(from: Date(timeIntervalSince1970: now)))
+            }
+            dueAt = date.timeIntervalSince1970
+            resolution = resolved
+            durations = [seconds]
+        } else {
+            durations = try TimerService.durations(params["durations"])
+        }
+        guard (1...TimerEngine.maximumGroupSize).contains(durations.count) else {
+            throw CountdownError.groupSizeOutOfRange(durations.count)
+        }
+        let sum = durations.reduce(0, +)
+        guard sum <= DurationParser.maximumSeconds else { throw CountdownError.groupTooLong(sum) }
+        if let name, !TimerName.isValid(name) { throw CountdownError.invalidName(name) }
+        let segments = durations.map { max(1, Int64(($0 * 1e9).rounded())) }
+        var actionText: String?
+        if params["action"] != nil && params["action"] != .null {
+            guard let actionParser, let action = try actionParser(params["action"], context) else {
+                throw RPCError(.invalidParams, "this timerd does not run on-finish actions")
+            }
+            actionText = Self.actionJSON(action)
+        }
+        if let quota, !context.seesAll {
+            let live = try withQueue { queue throws(PostgresError) in try queue.liveCount(owner: context.uid) }
+            if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
+        }
+        let row: SharedTimerRow = try withQueue { queue throws(PostgresError) in
+            let id = try queue.start(
+                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)
+            guard let row = try queue.timer(id: id, owner: context.uid) else {
+                throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
+            }
+            return row
+        }
+        changedThisTurn = true
+        outcome.event =
+            "started timer \(Self.label(row)), "
+            + (dueAt != nil
+                ? "ends at \(row.endsAt ?? "?")"
+                : durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " "))
+            + " (uid \(context.uid))"
+        var info = Self.info(row)
+        info.resolvedAt = resolution
+        var writer = JSONBytesWriter()
+        try info.write(to: &writer)
+        return writer.bytes
+    }
+
+    /// `at` of `timer.start`, as the one-host daemon reads it (`TimerService.absoluteDeadline`): an
+    /// ISO 8601 instant with `Z` or an offset, or a local wall time with `timeZone` (and
+    /// `minuteInterval`), resolved as of the database clock's now.
+    ///
+    /// - Returns: the instant and how a local time was resolved, or `nil` without `at`.
+    func absoluteDeadline(_ params: [String: JSONValue]) throws -> (Date, LocalTimeResolution?)? {
+        let text: String
+        switch params["at"] {
+        case .none, .some(.null):
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(.invalidParams, "\"\(key)\" of timer.start goes with \"at\" (a local time)")
+            }
+            return nil
+        case .some(.string(let value)): text = value
+        case .some(let other): throw TimerService.typeError("at", "an ISO 8601 date-time string", other, .timerStart)
+        }
+        guard params["durations"] == nil else {
+            throw RPCError(.invalidParams, "timer.start takes either \"durations\" or \"at\", not both")
+        }
+        if let date = ISO8601.date(from: text) {
+            for key in ["timeZone", "minuteInterval"] where params[key] != nil {
+                throw RPCError(
+                    .invalidParams, "\"\(key)\" applies to a local time; \"at\" \"\(text)\" has its own offset")
+            }
+            return (date, nil)
+        }
+        guard case .string(let zone)? = params["timeZone"] else {
+            throw RPCError(
+                .invalidParams,
+                "\"at\" must be an ISO 8601 date-time with Z or an offset, or a local time with \"timeZone\", "
+                    + "got \"\(text)\"")
+        }
+        var interval = 1
+        switch params["minuteInterval"] {
+        case .none, .some(.null): break
+        case .some(.number(let value)) where value == value.rounded() && abs(value) < 1e9: interval = Int(value)
+        case .some(let other):
+            throw TimerService.typeError("minuteInterval", "a whole number of minutes", other, .timerStart)
+        }
+        guard let localTimeResolver else {
+            throw RPCError(.invalidParams, "this service does not resolve local times; send \"at\" with an offset")
+        }
+        let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
+        let resolution = try localTimeResolver(text, zone, interval, Date(timeIntervalSince1970: now))
+        return (resolution.date, resolution)
+    }
+
+    /// An action as the request's `action` object (`{"cwd":…,"env":{…},"exec":…,"notify":…}`), the
+    /// form stored with the timer and read again, by the same rules, by the completing host.
+    static func actionJSON(_ action: TimerAction) -> String {
+        var writer = JSONBytesWriter(capacity: 256)
+        writer.raw(#"{"cwd":"#)
+        writer.string(action.workingDirectory)
+        writer.raw(#","env":{"#)
+        for (index, variable) in action.environment.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(variable.name)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.string(variable.value)
+        }
+        writer.raw("}")
+        if let command = action.command {
+            writer.raw(#","exec":"#)
+            writer.string(command)
+        }
+        writer.raw(action.notify ? #","notify":true}"# : #","notify":false}"#)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The timer a reference names, as `owner` sees it.
+    ///
+    /// - Throws: `CountdownError.timerNotFound`, ``PostgresError``.
+    func find(_ reference: TimerReference, owner: UInt32?) throws -> SharedTimerRow {
+        let row: SharedTimerRow?
+        switch reference {
+        case .id(let id), .step(let id, _):
+            guard id <= UInt64(Int64.max) else { throw CountdownError.timerNotFound(reference) }
+            row = try withQueue { queue throws(PostgresError) in try queue.timer(id: Int64(id), owner: owner) }
+            if case .step(_, let step) = reference, let row,
+                !(1...row.segmentsNanoseconds.count).contains(step)
+                    || row.segmentsNanoseconds.count < 2
+            {
+                throw CountdownError.timerNotFound(reference)
+            }
+        case .name(let name):
+            row = try withQueue { queue throws(PostgresError) in try queue.timer(named: name, owner: owner) }
+        }
+        guard let row else { throw CountdownError.timerNotFound(reference) }
+        return row
+    }
+
+    /// `timer.subscribe`: every timer the requester sees, or one; `events` filters kinds;
+    /// `afterSeq` replays the outbox rows after it that this host has passed.
+    private func subscribe(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
+        -> [UInt8]
+    {
+        let method = RPCMethod.timerSubscribe
+        try TimerService.allowOnly(["afterSeq", "events", "timer"], in: params, method: method)
+        let owner: UInt32? = context.seesAll ? nil : context.uid
+        var timerID: Int64?
+        switch params["timer"] {
+        case .none, .some(.null), .some(.string("all")): timerID = nil
+        default:
+            let reference = try TimerService.timerReference(params.filter { $0.key == "timer" }, method)
+            timerID = try find(reference, owner: owner).id
+        }
+        let kinds = try TimerService.eventKinds(params["events"])
+        var afterSeq: Int64?
+        switch params["afterSeq"] {
+        case .none, .some(.null): afterSeq = nil
+        case .some(.number(let number)) where number >= 0 && number == number.rounded() && number < 9e15:
+            afterSeq = Int64(number)
+        case .some(let other): throw TimerService.typeError("afterSeq", "a whole number ≥ 0", other, method)
+        }
+        if let afterSeq, afterSeq > lastSeq {
+            throw RPCError(
+                .invalidParams, "afterSeq \(afterSeq) is past the last event (\(lastSeq)); subscribe without afterSeq")
+        }
+        let stream = Stream(
+            uid: context.uid, seesAll: context.seesAll, connection: context.connection, timerID: timerID,
+            kinds: kinds.isEmpty ? nil : Set(kinds.map(\.rawValue)))
+        // Counted last, once nothing above can refuse it (a refusal below undoes the count).
+        try admit(context)
+        if let afterSeq {
+            let cursor = self.cursor
+            let rows: [SharedEventRow]
+            do {
+                rows = try withQueue { queue throws(PostgresError) in
+                    try queue.events(afterSeq: afterSeq, before: cursor, limit: 4_096)
+                }
+            } catch {
+                release(connection: context.connection, uid: context.uid)
+                throw error
+            }
+            let saved = streams
+            streams = [context.waiter: stream]
+            var output = TurnOutput()
+            for row in rows { route(row, into: &output) }
+            streams = saved
+            outcome.notifications = output.notifications
+        }
+        streams[context.waiter] = stream
+        outcome.newSubscription = context.waiter
+        var writer = JSONBytesWriter(capacity: 48)
+        writer.raw(#"{"seq":"#)
+        writer.integer(lastSeq)
+        writer.raw(#","subscription":"#)
+        writer.integer(Int64(clamping: context.waiter))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// `daemon.stats` in shared mode: the counts of the shared timers the requester sees (every
+    /// owner's for root and the daemon's uid), this host's firings and their lateness on the
+    /// database clock, and the store figures.
+    private func stats(context: RequestContext) throws -> [UInt8] {
+        let rows = try withQueue { queue throws(PostgresError) in
+            try queue.connection.query(
+                """
+                SELECT count(*) FILTER (WHERE live), count(*) FILTER (WHERE state = 'running')
+                FROM timerd_timers WHERE ($1::bigint IS NULL OR owner = $1) AND segments_ns IS NOT NULL
+                """, [context.seesAll ? nil : String(context.uid)])
+        }
+        let lateness = figures.lateness.summary.map {
+            LatenessSummary(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max)
+        }
+        var result = StatsResult(
+            liveTimers: Int(rows.int64(0, 0) ?? 0), runningTimers: Int(rows.int64(0, 1) ?? 0),
+            firedTimers: figures.completions, latenessMicroseconds: context.seesAll ? lateness : nil)
+        let seconds = max(1e-9, Double(Syscall.bootTimeNanoseconds() - figures.startedAt) / 1e9)
+        let trips = figures.roundTrips.summary
+        result.store = StoreStats(
+            claims: figures.claims, claimsPerSecond: Double(figures.claims) / seconds, leaseRescues: figures.rescues,
+            fencesLost: figures.fencesLost, roundTripMicrosecondsP50: trips?.p50 ?? 0,
+            roundTripMicrosecondsP99: trips?.p99 ?? 0)
+        var writer = JSONBytesWriter(capacity: 320)
+        try result.write(to: &writer)
+        return writer.bytes
+    }
+
+    // MARK: - Wire form
+
+    /// `3 ("tea")` or `3`.
+    static func label(_ row: SharedTimerRow) -> String {
+        row.name.map { "\(row.id) (\"\($0)\")" } ?? String(row.id)
+    }
+
+    /// A timer as the protocol sends it, with the engine's rules for progress (`TimerRecord.snapshot`):
+    /// milliseconds as units, each step's units rounded up, a group's total the sum of its steps'.
+    static func info(_ row: SharedTimerRow) -> TimerInfo {
+        let segments = row.segmentsNanoseconds
+        let total = segments.reduce(0, +)
+        let elapsed = row.elapsedNanoseconds
+        let state = TimerState(rawValue: row.state) ?? .stopped
+        func units(_ nanoseconds: Int64) -> Int64 { nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1) }
+        var progress: ProgressSnapshot
+        var children: [TimerInfo]?
+        var currentChild: Int?
+        if segments.count <= 1 {
+            var tree = ProgressTree(totalUnitCount: units(total))
+            tree.completedUnitCount = state == .finished ? units(total) : elapsed / 1_000_000
+            if state == .stopped { tree.cancel() }
+            if state == .paused { tree.pause() }
+            progress = tree.snapshot
+        } else {
+            var tree = ProgressTree(totalUnitCount: segments.reduce(Int64(0)) { $0 + units($1) })
+            var rows: [(state: TimerState, duration: Double, remaining: Double, elapsed: Double)] = []
+            var offset: Int64 = 0
+            for (index, segment) in segments.enumerated() {
+                let childElapsed = min(max(0, elapsed - offset), segment)
+                let childDone = state == .finished || childElapsed == segment
+                let childState: TimerState
+                if childDone {
+                    childState = .finished
+                } else if state == .stopped {
+                    childState = .stopped
+                } else if currentChild == nil {
+                    childState = state
+                    currentChild = index
+                } else {
+                    childState = .pending
+                }
+                tree.addChild(ProgressTree(totalUnitCount: units(segment)), withPendingUnitCount: units(segment))
+                tree.updateChild(at: index) { child in
+                    child.completedUnitCount = childDone ? units(segment) : childElapsed / 1_000_000
+                }
+                rows.append(
+                    (
+                        childState, Double(segment) / 1e9, Double(segment - childElapsed) / 1e9,
+                        Double(childElapsed) / 1e9
+                    ))
+                offset += segment
+            }
+            if state == .stopped { tree.cancel() }
+            if state == .paused { tree.pause() }
+            progress = tree.snapshot
+            children = rows.enumerated().map { index, child in
+                TimerInfo(
+                    id: "\(row.id).\(index + 1)", name: nil, state: child.state, duration: child.duration,
+                    remaining: child.remaining, elapsed: child.elapsed, progress: tree.children[index].node.snapshot)
+            }
+        }
+        return TimerInfo(
+            // The engine's duration is the sum of the steps' seconds, added in order (so 0.3 × 3
+            // is 0.8999999999999999 there, and here too).
+            id: String(row.id), name: row.name, state: state,
+            duration: segments.reduce(0.0) { $0 + Double($1) / 1e9 },
+            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9, elapsed: Double(elapsed) / 1e9,
+            progress: progress, createdAt: row.createdAt, startedAt: row.createdAt, endedAt: row.endedAt,
+            endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
+            children: children)
+    }
+
+    /// One timer's JSON.
+    static func json(_ row: SharedTimerRow) throws -> [UInt8] {
+        var writer = JSONBytesWriter()
+        try info(row).write(to: &writer)
+        return writer.bytes
+    }
+
+    /// An array of timers' JSON.
+    static func json(_ rows: [SharedTimerRow]) throws -> [UInt8] {
+        var writer = JSONBytesWriter(capacity: 512 * rows.count + 2)
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            try info(row).write(to: &writer)
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        return writer.bytes
+    }
+
+    /// The `timer.event` notification of an outbox row, in the one-host daemon's form
+    /// (`TimerService.notificationLine`): `at`, `event`, `seq`, `timer`, and `child` for `step`.
+    static func notificationLine(_ event: SharedEventRow, timer: SharedTimerRow) throws -> [UInt8] {
+        var members: [(key: String, json: [UInt8])] = []
+        var text = JSONBytesWriter(capacity: 48)
+        text.string(event.at)
+        members.append(("at", text.bytes))
+        text = JSONBytesWriter(capacity: 16)
+        text.string(event.kind)
+        members.append(("event", text.bytes))
+        text = JSONBytesWriter(capacity: 24)
+        text.integer(event.seq)
+        members.append(("seq", text.bytes))
+        members.append(("timer", try json(timer)))
+        if event.kind == "step" {
+            text = JSONBytesWriter(capacity: 8)
+            text.integer(Int64(timer.step))
+            members.append(("child", text.bytes))
+        }
+        members.sort { $0.key < $1.key }
+        var writer = JSONBytesWriter(capacity: members.reduce(80) { $0 + $1.key.utf8.count + $1.json.count + 4 })
+        writer.raw(#"{"jsonrpc":"2.0","method":"timer.event","params":{"#)
+        for (index, member) in members.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(member.key)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.bytes += member.json
+        }
+        writer.raw("}}")
+        return writer.bytes
+    }
+}

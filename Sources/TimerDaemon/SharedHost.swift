@@ -1,0 +1,437 @@
+import Countdown
+import Foundation
+import Glibc
+import TimerModel
+import TimerPostgres
+import TimerProtocol
+import TimerService
+import TimerSystem
+
+/// timerd's shared mode (`--shared` with `--store`, issue 14, docs/multihost.md "Form 2"): this
+/// host is one of several front ends of one set of timers in a PostgreSQL schema, which is the only
+/// copy of them. Every request is statements of ``PostgresTimerQueue`` under the requester's uid;
+/// every deadline is decided by the database's clock; timers fall due by claims under a lease and a
+/// fence; events come from the outbox (`timerd_events`), so a wait or a subscription on this host
+/// hears of what another host did.
+///
+/// The host's own clocks decide nothing about a deadline: the boot-time clock only arms the loop's
+/// timerfd for "in s seconds" (s from ``PostgresTimerQueue/secondsUntilNextDue(cap:)``), and the
+/// wall clock is used for nothing. `TIMERD_TEST_CLOCK_OFFSET` (seconds, test-only) shifts both
+/// as this host reads them, to show that.
+final class SharedHost {
+    /// A pending `timer.wait`: answered when its timer's `finished` or `stopped` row arrives.
+    struct Wait {
+        var requestID: RPCID
+        var timerID: Int64
+        var uid: UInt32
+        var connection: UInt64
+    }
+
+    /// An open `timer.subscribe`.
+    struct Stream {
+        var uid: UInt32
+        var seesAll: Bool
+        var connection: UInt64
+        /// One timer, or `nil` for every timer the subscriber may see.
+        var timerID: Int64?
+        /// The event kinds it wants (wire names), or `nil` for all.
+        var kinds: Set<String>?
+    }
+
+    /// What the lease of a claim is (seconds, database clock): longer than any batch's completion,
+    /// which this host does in the same turn as the claim (MULTIHOST.md: a lease shorter than a
+    /// batch repeats effects). A dead host's timers are rescued this long after its claim.
+    static let leaseSeconds = 5.0
+    /// The longest sleep between two claims (seconds): the poll bound. NOTIFY cuts it short when a
+    /// new earliest deadline appears.
+    static let pollCapSeconds = 1.0
+    /// The most timers one claim takes.
+    static let claimBatch = 500
+    /// Outbox rows older than this are pruned (seconds), except `finished` rows of timers that still
+    /// exist; at most ``outboxMaximumRows`` of the newest stay.
+    static let outboxMaximumAgeSeconds = 3_600.0
+    /// The most outbox rows kept.
+    static let outboxMaximumRows = 1_000_000
+    /// How often this host prunes the outbox (boot-time ns).
+    static let pruneInterval: Int64 = 60_000_000_000
+
+    let connectionString: String
+    let hostID: String
+    let log: (String) -> Void
+    /// The test-only clock offset in nanoseconds (`TIMERD_TEST_CLOCK_OFFSET`, seconds), 0 normally.
+    let clockOffset: Int64
+    /// Test-only (`TIMERD_TEST_HOLD_CLAIMS`, seconds, 0 … 2): how long this host sits on each
+    /// non-empty batch of claims before completing it, as slow work would, so that a test's
+    /// SIGKILL finds it holding claims for another host to rescue. 0 normally.
+    let claimHoldMicroseconds: UInt32
+    /// The connection's queue; `nil` while the database cannot be reached.
+    private(set) var queue: PostgresTimerQueue?
+    /// Why the last attempt to reach the database failed.
+    var lastFailure = ""
+    /// When the next reconnection may be tried (host boot-time ns, offset applied) and the back-off.
+    var reconnectAt: Int64 = 0
+    var reconnectBackoff: Int64 = 250_000_000
+    /// The outbox position this host followed up to (``PostgresTimerQueue/followEvents(after:)``).
+    var cursor: String
+    /// The highest `seq` this host has seen.
+    var lastSeq: Int64
+    /// When the next claim is due (host boot-time ns): now + the database's time to the next deadline.
+    var nextTurnAt: Int64 = 0
+    var nextPruneAt: Int64 = 0
+    var waits: [WaiterID: Wait] = [:]
+    var waitsByTimer: [Int64: Set<WaiterID>] = [:]
+    var streams: [SubscriptionRegistry.SubscriberID: Stream] = [:]
+    /// The most pending waits and subscriptions per connection and per user (the daemon's
+    /// ``WaitLimits``, docs/fairness.md), and how many each has now.
+    var waitLimits = WaitLimits()
+    var waitsPerConnection: [UInt64: Int] = [:]
+    var waitsPerUser: [UInt32: Int] = [:]
+    /// The store figures of `daemon.stats`.
+    var figures = Figures()
+    /// Requests of this turn changed something: follow the outbox at the turn's end.
+    var changedThisTurn = false
+    /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
+    /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
+    var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
+    /// The most live timers one uid may have (`max_timers_per_user`; the daemon sets it from its
+    /// configuration), `nil` for no limit. Counted in the database before the insert, so two hosts
+    /// starting at once for one user may pass it by one each.
+    var quota: Int?
+    /// Resolves a local `at` (the daemon's `TimerService.localTimeResolver`), or `nil`.
+    var localTimeResolver: (@Sendable (String, String, Int, Date) throws -> LocalTimeResolution)?
+    /// On-finish runs of timers whose completion (or action claim) this host committed, for the
+    /// daemon to start, each with the timer's id and the fence to record the start under.
+    var launches: [(launch: ActionLaunch, id: Int64, fence: Int64)] = []
+    /// Counts the connections made (1 after `init`): the daemon re-adds the socket to epoll when it changes.
+    var connectionGeneration = 1
+
+    /// Counters for `daemon.stats`.
+    struct Figures {
+        var claims = 0
+        var rescues = 0
+        var completions = 0
+        var fencesLost = 0
+        var startedAt: Int64 = 0
+        /// Each recent round trip, nanoseconds.
+        var roundTrips = LatenessRecorder(capacity: 4_096)
+        /// Claim lateness on the database clock.
+        var lateness = LatenessRecorder()
+    }
+
+    /// Connects, migrates the schema and joins the hosts of its schema.
+    ///
+    /// - Throws: ``PostgresError`` when the database cannot be reached or a one-host timerd holds
+    ///   the schema.
+    init(connectionString: String, hostID: String, environment: [String: String], log: @escaping (String) -> Void)
+        throws
+    {
+        self.connectionString = connectionString
+        self.hostID = hostID
+        self.log = log
+        let offsetSeconds = environment["TIMERD_TEST_CLOCK_OFFSET"].flatMap(Double.init) ?? 0
+        clockOffset = offsetSeconds.isFinite ? Int64(max(-1e9, min(1e9, offsetSeconds)) * 1e9) : 0
+        let hold = environment["TIMERD_TEST_HOLD_CLAIMS"].flatMap(Double.init) ?? 0
+        claimHoldMicroseconds = hold.isFinite ? UInt32(max(0, min(2, hold)) * 1e6) : 0
+        if clockOffset != 0 { log("test clock offset: this host's clocks read \(offsetSeconds) s off") }
+        let queue = try Self.connect(connectionString: connectionString, hostID: hostID)
+        self.queue = queue
+        cursor = try queue.eventCursor()
+        lastSeq = try queue.lastEventSeq()
+        figures.startedAt = Syscall.bootTimeNanoseconds()
+    }
+
+    /// One connection, migrated, holding the shared side of the schema's writer lock (a one-host
+    /// timerd takes it exclusively, so the two forms never run on one schema), listening on
+    /// `timerd_wake`.
+    static func connect(connectionString: String, hostID: String) throws(PostgresError) -> PostgresTimerQueue {
+        let connection = try PostgresConnection(connectionString: connectionString)
+        try PostgresSchema.migrate(connection)
+        let locked = try connection.query(
+            "SELECT pg_try_advisory_lock_shared(hashtext('timerd-writer:' || current_schema()))")
+        guard locked.value(0, 0) == "t" else {
+            throw .server(
+                sqlState: "TD002",
+                message: "a one-host timerd (without --shared) serves the timers of this database schema")
+        }
+        let queue = PostgresTimerQueue(connection: connection, hostID: hostID)
+        try queue.listenForWakeUps()
+        return queue
+    }
+
+    /// This host's boot-time clock, with the test offset.
+    var now: Int64 { Syscall.bootTimeNanoseconds() + clockOffset }
+
+    /// The connection's socket for epoll, or -1 while down.
+    var socket: Int32 { queue.map { $0.connection.isConnected ? $0.connection.socket : -1 } ?? -1 }
+
+    /// Runs `body` on the queue, reconnecting first when the connection is down (at most as often
+    /// as the back-off allows); a failure that means the database is gone drops the connection.
+    ///
+    /// - Throws: ``PostgresError``; `.unavailable` while the database cannot be reached.
+    func withQueue<T>(_ body: (PostgresTimerQueue) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        let queue = try connectedQueue()
+        let start = Syscall.bootTimeNanoseconds()
+        do {
+            let value = try body(queue)
+            figures.roundTrips.record(nanoseconds: Syscall.bootTimeNanoseconds() - start)
+            return value
+        } catch {
+            switch error {
+            case .unavailable(let message), .readOnly(let message):
+                lastFailure = message
+                self.queue = nil
+                reconnectAt = 0  // the next request tries at once; the loop backs off
+                log("warning: database unavailable: \(message); reconnecting")
+            case .constraint, .server, .invalidConnectionString: break
+            }
+            throw error
+        }
+    }
+
+    /// The queue, reconnecting when it is down and the back-off allows.
+    func connectedQueue() throws(PostgresError) -> PostgresTimerQueue {
+        if let queue, queue.connection.isConnected { return queue }
+        guard now >= reconnectAt else { throw .unavailable(lastFailure) }
+        do {
+            let queue = try Self.connect(connectionString: connectionString, hostID: hostID)
+            self.queue = queue
+            connectionGeneration += 1
+            reconnectBackoff = 250_000_000
+            log("database reachable again: reconnected")
+            return queue
+        } catch {
+            self.queue = nil
+            lastFailure = "\(error)"
+            if case .unavailable(let message) = error { lastFailure = message }
+            reconnectAt = now + reconnectBackoff
+            reconnectBackoff = min(reconnectBackoff * 2, 10_000_000_000)
+            throw error
+        }
+    }
+
+    // MARK: - The loop's turn
+
+    /// What one turn produced for the daemon to send.
+    struct TurnOutput {
+        var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
+        var notifications: [EventNotification] = []
+    }
+
+    /// Claims and completes what is due, follows the outbox, prunes it now and then, and sets
+    /// ``nextTurnAt``. A database error ends the turn early; the next one retries.
+    func turn() -> TurnOutput {
+        var output = TurnOutput()
+        do {
+            _ = try withQueue { queue throws(PostgresError) in _ = try queue.connection.takeNotifications() }
+            if try fireDue() > 0 { try announce() }
+            // Actions whose host died between its completion and starting them (lease ran out).
+            let orphans = try withQueue { queue throws(PostgresError) in
+                try queue.claimPendingActions(limit: 100, leaseSeconds: Self.leaseSeconds)
+            }
+            for orphan in orphans {
+                log("timer \(orphan.id): taking over its on-finish action (its host did not start it in time)")
+                launch(id: orphan.id, fence: orphan.fence, orphan.finished)
+            }
+            // Test-only: the window between a committed completion and the start of its action.
+            if !launches.isEmpty, claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
+            output = try followEvents()
+            if now >= nextPruneAt {
+                nextPruneAt = now + Self.pruneInterval
+                let pruned = try withQueue { queue throws(PostgresError) in
+                    try queue.pruneEvents(
+                        maximumAgeSeconds: Self.outboxMaximumAgeSeconds, maximumCount: Self.outboxMaximumRows)
+                }
+                if pruned > 0 { log("pruned \(pruned) outbox row\(pruned == 1 ? "" : "s")") }
+            }
+            let seconds = try withQueue { queue throws(PostgresError) in
+                try queue.secondsUntilNextDue(cap: Self.pollCapSeconds)
+            }
+            nextTurnAt = now + Int64(seconds * 1e9)
+        } catch {
+            // While the database is away: try again after the back-off (at most 10 s).
+            nextTurnAt = now + (queue == nil ? max(reconnectBackoff, 250_000_000) : 250_000_000)
+            if queue != nil { log("warning: shared turn failed: \(error)") }
+        }
+        return output
+    }
+
+    /// Tells the other hosts that this one wrote outbox rows or moved a deadline (one
+    /// `NOTIFY timerd_wake` per turn, not per row: NOTIFY serialises commits), so that they follow
+    /// the outbox and re-read the earliest deadline now rather than at their next poll.
+    func announce() throws(PostgresError) {
+        let hostID = self.hostID
+        _ = try withQueue { queue throws(PostgresError) in
+            try queue.connection.query(PostgresTimerQueue.notifySQL, [hostID])
+        }
+    }
+
+    /// Claims due timers in batches and completes each under its fence; renews the leases still
+    /// held when a batch takes a third of the lease.
+    ///
+    /// - Returns: how many completions were accepted.
+    @discardableResult
+    func fireDue() throws(PostgresError) -> Int {
+        var accepted = 0
+        for _ in 0..<20 {
+            let claims = try withQueue { queue throws(PostgresError) in
+                try queue.claimDue(limit: Self.claimBatch, leaseSeconds: Self.leaseSeconds)
+            }
+            let batchStart = now
+            if !claims.isEmpty, claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
+            for (index, claim) in claims.enumerated() {
+                figures.claims += 1
+                if claim.isRescue { figures.rescues += 1 }
+                figures.lateness.record(nanoseconds: Int64(claim.lateness * 1e9))
+                if now - batchStart > Int64(Self.leaseSeconds * 1e9 / 3), index > 0 {
+                    _ = try withQueue { queue throws(PostgresError) in
+                        try queue.renewLeases(leaseSeconds: Self.leaseSeconds)
+                    }
+                }
+                let (completion, finished) = try withQueue { queue throws(PostgresError) in
+                    try queue.completeWithAction(claim, actionLeaseSeconds: Self.leaseSeconds)
+                }
+                switch completion {
+                case .finished:
+                    figures.completions += 1
+                    accepted += 1
+                    if let finished, finished.action != nil { launch(id: claim.id, fence: claim.fence, finished) }
+                    log("timer \(claim.id) finished (fence \(claim.fence)\(claim.isRescue ? ", rescued" : ""))")
+                case .nextStep:
+                    figures.completions += 1
+                    accepted += 1
+                case .fenceLost:
+                    figures.fencesLost += 1
+                }
+            }
+            if claims.count < Self.claimBatch { return accepted }
+        }
+        return accepted
+    }
+
+    /// Queues the on-finish runs of a timer this host's completion finished, with the idempotency
+    /// key `TIMER_IDEMPOTENCY_KEY=ID:FENCE`: a host that dies after starting them and before its
+    /// completion commits leaves the claim to be rescued, and the rescuer runs them again under
+    /// the next fence (at least once across host death; docs/multihost.md).
+    func launch(id: Int64, fence: Int64, _ finished: PostgresTimerQueue.FinishedTimer) {
+        let label = "timer \(id)"
+        guard let text = finished.action, let value = JSONValue(parsing: Array(text.utf8)) else { return }
+        do {
+            // The owner asked for it at the start; the rule (only the daemon's own uid) is checked
+            // again here, since the completing host may run as another user.
+            guard
+                let action = try actionParser?(
+                    value, RequestContext(uid: finished.owner, seesAll: false, waiter: 0))
+            else { return }
+            for kind in action.kinds {
+                launches.append(
+                    (
+                        ActionLaunch(
+                            timerID: UInt64(id), name: finished.name,
+                            duration: Double(finished.totalNanoseconds) / 1e9, kind: kind, trigger: .finished,
+                            action: action, extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"],
+                            isShared: true), id, fence
+                    ))
+            }
+        } catch {
+            log("warning: \(label): its on-finish action is not run by this host: \(error)")
+        }
+    }
+
+    /// Records that the action runs of timer `id` under `fence` were started.
+    func markActionStarted(id: Int64, fence: Int64) {
+        do {
+            let recorded = try withQueue { queue throws(PostgresError) in
+                try queue.markActionStarted(id: id, fence: fence)
+            }
+            if !recorded { log("warning: timer \(id): its action was taken over by another host meanwhile") }
+        } catch {
+            log("warning: timer \(id): could not record its action's start: \(error); another host may run it again")
+        }
+    }
+
+    /// Reads the outbox rows since ``cursor`` and turns them into wait replies and notifications.
+    func followEvents() throws(PostgresError) -> TurnOutput {
+        let cursor = self.cursor
+        let (events, next) = try withQueue { queue throws(PostgresError) in try queue.followEvents(after: cursor) }
+        self.cursor = next
+        var output = TurnOutput()
+        for event in events {
+            lastSeq = max(lastSeq, event.seq)
+            route(event, into: &output)
+        }
+        return output
+    }
+
+    /// Answers the waits `event` ends and queues its notification for each subscription it matches.
+    func route(_ event: SharedEventRow, into output: inout TurnOutput) {
+        if event.kind == "finished" || event.kind == "stopped",
+            let waiting = waitsByTimer.removeValue(forKey: event.timerID)
+        {
+            for waiter in waiting.sorted() {
+                guard let wait = waits.removeValue(forKey: waiter) else { continue }
+                release(connection: wait.connection, uid: wait.uid)
+                let result: [UInt8]
+                if let timer = event.timer, let json = try? Self.json(timer) {
+                    result = TimerService.resultLine(id: wait.requestID, resultJSON: json)
+                } else {
+                    result = TimerService.errorLine(
+                        id: wait.requestID, RPCError(CountdownError.timerNotFound(.id(UInt64(event.timerID)))))
+                }
+                output.wakeups.append((waiter, result))
+            }
+        }
+        guard !streams.isEmpty, let timer = event.timer else { return }
+        var line: [UInt8]?
+        for (subscriber, stream) in streams.sorted(by: { $0.key < $1.key }) {
+            guard stream.seesAll || stream.uid == timer.owner, stream.timerID.map({ $0 == timer.id }) ?? true,
+                stream.kinds.map({ $0.contains(event.kind) }) ?? true
+            else { continue }
+            if line == nil { line = try? Self.notificationLine(event, timer: timer) }
+            guard let line else { return }
+            output.notifications.append(
+                EventNotification(
+                    subscriber: subscriber, connection: stream.connection, seq: UInt64(event.seq), line: line))
+        }
+    }
+
+    /// Forgets the wait of a client that went away.
+    func cancelWait(_ waiter: WaiterID) {
+        guard let wait = waits.removeValue(forKey: waiter) else { return }
+        waitsByTimer[wait.timerID]?.remove(waiter)
+        if waitsByTimer[wait.timerID]?.isEmpty == true { waitsByTimer[wait.timerID] = nil }
+        release(connection: wait.connection, uid: wait.uid)
+    }
+
+    /// Ends a subscription (unsubscribed, or its client went away).
+    func cancelSubscription(_ subscriber: SubscriptionRegistry.SubscriberID) {
+        guard let stream = streams.removeValue(forKey: subscriber) else { return }
+        release(connection: stream.connection, uid: stream.uid)
+    }
+
+    /// Refuses one more wait or subscription past ``waitLimits`` (the one-host daemon's rule and
+    /// messages, `-32004`), else counts it.
+    func admit(_ context: RequestContext) throws {
+        if waitsPerConnection[context.connection, default: 0] >= waitLimits.perConnection {
+            throw RPCError(
+                .quotaExceeded,
+                "this connection has \(waitLimits.perConnection) pending waits, the limit per connection; "
+                    + "wait for some to end or use another connection")
+        }
+        if !context.seesAll, waitsPerUser[context.uid, default: 0] >= waitLimits.perUser {
+            throw RPCError(
+                .quotaExceeded,
+                "uid \(context.uid) has \(waitLimits.perUser) pending waits, the limit per user; "
+                    + "wait for some to end first")
+        }
+        waitsPerConnection[context.connection, default: 0] += 1
+        waitsPerUser[context.uid, default: 0] += 1
+    }
+
+    /// Uncounts a wait or subscription that ended.
+    func release(connection: UInt64, uid: UInt32) {
+        let onConnection = waitsPerConnection[connection, default: 1] - 1
+        waitsPerConnection[connection] = onConnection > 0 ? onConnection : nil
+        let ofUser = waitsPerUser[uid, default: 1] - 1
+        waitsPerUser[uid] = ofUser > 0 ? ofUser : nil
+    }
+}

@@ -1,0 +1,295 @@
+/// One timer of the shared form as a host reads it, with its time figures computed by the database
+/// at the instant of the read (`clock_timestamp()`), never by the host's clock.
+public struct SharedTimerRow: Sendable, Equatable {
+    /// The store-assigned id (≥ 1).
+    public var id: Int64
+    /// The uid that owns it.
+    public var owner: UInt32
+    /// Its name, or `nil`.
+    public var name: String?
+    /// `running`, `paused`, `finished` or `stopped`.
+    public var state: String
+    /// The step that runs, is paused or ended last (0-based; 0 for a plain timer).
+    public var step: Int
+    /// Each step's length in nanoseconds (one element for a plain timer; each ≥ 1).
+    public var segmentsNanoseconds: [Int64]
+    /// Nanoseconds left in the current step at the read: `due_at − now` while running, the kept
+    /// value while paused or once stopped, 0 once finished.
+    public var stepRemainingNanoseconds: Int64
+    /// When it was started, ISO 8601 UTC with milliseconds, on the database clock.
+    public var createdAt: String
+    /// When it finished or was stopped (ISO 8601), or `nil` while live.
+    public var endedAt: String?
+    /// While running: when its last step ends (ISO 8601, database clock); else `nil`.
+    public var endsAt: String?
+    /// The fence of its latest claim or transition.
+    public var fence: Int64
+
+    /// Nanoseconds counted so far: the whole steps before the current one, plus what of the
+    /// current one has passed (all of it once finished).
+    public var elapsedNanoseconds: Int64 {
+        let before = segmentsNanoseconds.prefix(step).reduce(0, +)
+        guard segmentsNanoseconds.indices.contains(step) else { return before }
+        if state == "finished" { return before + segmentsNanoseconds[step] }
+        return before + max(0, segmentsNanoseconds[step] - max(0, stepRemainingNanoseconds))
+    }
+
+    /// Whether it is running or paused.
+    public var isLive: Bool { state == "running" || state == "paused" }
+
+    /// A row from its values (the queue reads them; tests state expected ones); see the properties.
+    public init(
+        id: Int64, owner: UInt32, name: String?, state: String, step: Int, segmentsNanoseconds: [Int64],
+        stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64
+    ) {
+        self.id = id
+        self.owner = owner
+        self.name = name
+        self.state = state
+        self.step = step
+        self.segmentsNanoseconds = segmentsNanoseconds
+        self.stepRemainingNanoseconds = stepRemainingNanoseconds
+        self.createdAt = createdAt
+        self.endedAt = endedAt
+        self.endsAt = endsAt
+        self.fence = fence
+    }
+}
+
+/// One outbox row as a host follows them (``PostgresTimerQueue/followEvents(after:)``).
+public struct SharedEventRow: Sendable, Equatable {
+    /// The row's number (`seq`, ≥ 1), the `seq` of the `timer.event` notification.
+    public var seq: Int64
+    /// The timer's id.
+    public var timerID: Int64
+    /// `started`, `paused`, `resumed`, `step`, `finished` or `stopped`.
+    public var kind: String
+    /// The fence the transition was written under (with `timerID`, an on-finish action's
+    /// idempotency key).
+    public var fence: Int64
+    /// The host that wrote it.
+    public var hostID: String
+    /// When it happened (ISO 8601 UTC, database clock).
+    public var at: String
+    /// The timer as it is at the read (the row may have moved on since the event), or `nil` when
+    /// the timer was removed since.
+    public var timer: SharedTimerRow?
+}
+
+extension PostgresTimerQueue {
+    /// The columns every read of ``SharedTimerRow`` selects from `timerd_timers t`, with `c.now`
+    /// the one database instant of the read.
+    static let rowColumns = """
+        t.id, t.owner, t.name, t.state, t.step, t.segments_ns::text,
+        CASE t.state
+            WHEN 'running' THEN greatest(0, (extract(epoch FROM t.due_at - c.now) * 1e9)::bigint)
+            WHEN 'finished' THEN 0
+            ELSE coalesce(t.remaining_ns, 0) END,
+        to_char(coalesce(t.created_at, t.updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        to_char(t.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        CASE WHEN t.state = 'running' THEN to_char((t.due_at + make_interval(secs => coalesce(
+            (SELECT sum(s) FROM unnest(t.segments_ns[t.step + 2:t.steps]) s), 0) / 1e9))
+            AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
+        t.fence
+        """
+
+    /// Reads the row at `column` … `column + 10` of `rows` (``rowColumns``).
+    static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
+        guard let id = rows.int64(row, column) else { return nil }
+        let segments =
+            (rows.value(row, column + 5) ?? "{}").trimmingPrefix("{").split(separator: ",")
+            .compactMap { Int64($0.filter { $0 != "}" }) }
+        return SharedTimerRow(
+            id: id, owner: UInt32(clamping: rows.int64(row, column + 1) ?? 0), name: rows.value(row, column + 2),
+            state: rows.value(row, column + 3) ?? "stopped", step: Int(rows.int64(row, column + 4) ?? 0),
+            segmentsNanoseconds: segments, stepRemainingNanoseconds: rows.int64(row, column + 6) ?? 0,
+            createdAt: rows.value(row, column + 7) ?? "", endedAt: rows.value(row, column + 8),
+            endsAt: rows.value(row, column + 9), fence: rows.int64(row, column + 10) ?? 0)
+    }
+
+    /// The timer with `id`, if `owner` may see it.
+    ///
+    /// - Parameters:
+    ///   - id: the timer's id.
+    ///   - owner: the requester's uid; `nil` sees every owner's (root).
+    /// - Returns: the row, or `nil` when there is none (or it is another owner's).
+    /// - Throws: ``PostgresError``.
+    public func timer(id: Int64, owner: UInt32?) throws(PostgresError) -> SharedTimerRow? {
+        let rows = try connection.query(
+            """
+            SELECT \(Self.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
+            WHERE t.id = $1 AND ($2::bigint IS NULL OR t.owner = $2) AND t.segments_ns IS NOT NULL
+            """, [String(id), owner.map { String($0) }])
+        return Self.timerRow(rows, 0)
+    }
+
+    /// The timer named `name`: the live one, else the most recently started one that ended (the
+    /// one-host daemon's rule, `TimerReference.name`).
+    ///
+    /// - Parameters:
+    ///   - name: the name (NFC).
+    ///   - owner: the requester's uid; `nil` sees every owner's (root).
+    /// - Returns: the row, or `nil`.
+    /// - Throws: ``PostgresError``.
+    public func timer(named name: String, owner: UInt32?) throws(PostgresError) -> SharedTimerRow? {
+        let rows = try connection.query(
+            """
+            SELECT \(Self.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
+            WHERE t.name = $1 AND ($2::bigint IS NULL OR t.owner = $2) AND t.segments_ns IS NOT NULL
+            ORDER BY t.live DESC, t.id DESC LIMIT 1
+            """, [name, owner.map { String($0) }])
+        return Self.timerRow(rows, 0)
+    }
+
+    /// The timers `owner` may see, by ascending id: the live ones, and with `includeEnded` the
+    /// ended ones too.
+    ///
+    /// - Parameters:
+    ///   - owner: the requester's uid; `nil` sees every owner's (root).
+    ///   - includeEnded: whether finished and stopped timers are listed.
+    /// - Returns: the rows.
+    /// - Throws: ``PostgresError``.
+    /// - Complexity: one round trip; O(n) rows.
+    public func timers(owner: UInt32?, includeEnded: Bool) throws(PostgresError) -> [SharedTimerRow] {
+        let rows = try connection.query(
+            """
+            SELECT \(Self.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
+            WHERE ($1::bigint IS NULL OR t.owner = $1) AND t.segments_ns IS NOT NULL AND ($2 OR t.live)
+            ORDER BY t.id
+            """, [owner.map { String($0) }, includeEnded ? "t" : "f"])
+        return rows.rows.indices.compactMap { Self.timerRow(rows, $0) }
+    }
+
+    /// How many live timers `owner` has (for the quota).
+    ///
+    /// - Parameter owner: the uid.
+    /// - Returns: the count.
+    /// - Throws: ``PostgresError``.
+    public func liveCount(owner: UInt32) throws(PostgresError) -> Int {
+        Int(
+            try connection.query("SELECT count(*) FROM timerd_timers WHERE owner = $1 AND live", [String(owner)])
+                .int64(0, 0) ?? 0)
+    }
+
+    /// Removes ended timers (`timerctl rm`): the one with `id`, or with `id` `nil` every ended
+    /// timer of `owner`. Live timers are never removed. Their outbox rows stay (pruned by age).
+    ///
+    /// - Parameters:
+    ///   - id: the timer, or `nil` for all of `owner`'s ended timers.
+    ///   - owner: the requester's uid; `nil` (root) only with an `id`.
+    /// - Returns: the removed timers as they were, by ascending id.
+    /// - Throws: ``PostgresError``.
+    public func removeEnded(id: Int64?, owner: UInt32?) throws(PostgresError) -> [SharedTimerRow] {
+        try connection.transaction { connection throws(PostgresError) in
+            let rows = try connection.query(
+                """
+                SELECT \(Self.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
+                WHERE ($1::bigint IS NULL OR t.id = $1) AND ($2::bigint IS NULL OR t.owner = $2)
+                  AND t.state IN ('finished', 'stopped') AND t.segments_ns IS NOT NULL
+                ORDER BY t.id FOR UPDATE OF t
+                """, [id.map { String($0) }, owner.map { String($0) }])
+            let removed = rows.rows.indices.compactMap { Self.timerRow(rows, $0) }
+            if !removed.isEmpty {
+                try connection.query(
+                    "DELETE FROM timerd_timers WHERE id = ANY($1::bigint[])",
+                    ["{" + removed.map { String($0.id) }.joined(separator: ",") + "}"])
+            }
+            return removed
+        }
+    }
+
+    /// The outbox position to follow from: the `xmin` of a snapshot taken now (every transaction
+    /// with a smaller id has ended). Pass it to ``followEvents(after:)``.
+    ///
+    /// - Returns: the position (an `xid8` in text).
+    /// - Throws: ``PostgresError``.
+    public func eventCursor() throws(PostgresError) -> String {
+        try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").value(0, 0) ?? "0"
+    }
+
+    /// The outbox rows written since `cursor`, in `seq` order, each with its timer as it is now.
+    ///
+    /// Rows are taken by their transaction's id between `cursor` and the `xmin` of a snapshot taken
+    /// now, so only committed (or rolled back, hence absent) transactions are read and none is
+    /// skipped: an event whose `seq` is smaller than one already read, because its transaction
+    /// committed later, still comes (a `seq` cursor would lose it).
+    ///
+    /// - Parameter cursor: the position the last call returned (or ``eventCursor()``).
+    /// - Returns: the rows and the position to pass next time.
+    /// - Throws: ``PostgresError``.
+    /// - Complexity: two round trips; O(n) in the rows.
+    public func followEvents(after cursor: String) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
+        let next = try eventCursor()
+        guard next != cursor else { return ([], cursor) }
+        let rows = try connection.query(
+            """
+            SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
+                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), \(Self.rowColumns)
+            FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
+                LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
+            WHERE e.txid >= $1::xid8 AND e.txid < $2::xid8
+            ORDER BY e.seq
+            """, [cursor, next])
+        return (Self.eventRows(rows), next)
+    }
+
+    /// The outbox rows after `afterSeq` that are older than `cursor` (a subscriber's `afterSeq`
+    /// replay), at most `limit`, in `seq` order.
+    ///
+    /// - Parameters:
+    ///   - afterSeq: the last `seq` the subscriber saw.
+    ///   - cursor: the host's position; newer rows come by ``followEvents(after:)``.
+    ///   - limit: the most rows.
+    /// - Returns: the rows.
+    /// - Throws: ``PostgresError``.
+    public func events(afterSeq: Int64, before cursor: String, limit: Int) throws(PostgresError) -> [SharedEventRow] {
+        let rows = try connection.query(
+            """
+            SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
+                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), \(Self.rowColumns)
+            FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
+                LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
+            WHERE e.seq > $1 AND e.txid < $2::xid8
+            ORDER BY e.seq LIMIT $3
+            """, [String(afterSeq), cursor, String(max(1, limit))])
+        return Self.eventRows(rows)
+    }
+
+    /// The highest `seq` in the outbox (0 when empty).
+    ///
+    /// - Returns: the number.
+    /// - Throws: ``PostgresError``.
+    public func lastEventSeq() throws(PostgresError) -> Int64 {
+        try connection.query("SELECT coalesce(max(seq), 0) FROM timerd_events").int64(0, 0) ?? 0
+    }
+
+    static func eventRows(_ rows: PostgresRows) -> [SharedEventRow] {
+        rows.rows.indices.map { row in
+            SharedEventRow(
+                seq: rows.int64(row, 0) ?? 0, timerID: rows.int64(row, 1) ?? 0, kind: rows.value(row, 2) ?? "",
+                fence: rows.int64(row, 3) ?? 0, hostID: rows.value(row, 4) ?? "", at: rows.value(row, 5) ?? "",
+                timer: timerRow(rows, row, from: 6))
+        }
+    }
+
+    /// Deletes outbox rows older than `maximumAgeSeconds` (database clock), and beyond the newest
+    /// `maximumCount`, except a `finished` row whose timer still exists (it proves the finish under
+    /// its fence; the unique key on it is what refuses a second one).
+    ///
+    /// - Parameters:
+    ///   - maximumAgeSeconds: rows older than this go (timerd: 3,600 s).
+    ///   - maximumCount: at most this many of the newest rows stay (timerd: 1,000,000).
+    /// - Returns: how many rows were deleted.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func pruneEvents(maximumAgeSeconds: Double, maximumCount: Int) throws(PostgresError) -> Int {
+        try connection.query(
+            """
+            DELETE FROM timerd_events e
+            WHERE (e.at < now() - make_interval(secs => $1::double precision)
+                   OR e.seq <= (SELECT coalesce(max(seq), 0) FROM timerd_events) - $2)
+              AND NOT (e.kind = 'finished' AND EXISTS (SELECT 1 FROM timerd_timers t WHERE t.id = e.timer_id))
+            """, [String(maximumAgeSeconds), String(max(0, maximumCount))]
+        ).affected
+    }
+}
