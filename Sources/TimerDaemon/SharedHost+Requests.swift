@@ -194,6 +194,13 @@ extension SharedHost {
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
+        // Recurring timers (issue 13) live in the one-host engine; the shared schema has no recurrence yet.
+        for key in ["on", "every", "from", "skipMissed", "randomizedDelay"] where params[key] != nil {
+            throw RPCError(
+                .methodNotFound,
+                "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
+                    + "shared mode starts countdowns, groups, sequences and \"at\" timers")
+        }
         try TimerService.allowOnly(
             ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
         let name: String?

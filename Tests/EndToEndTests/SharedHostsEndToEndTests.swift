@@ -296,6 +296,13 @@ struct SharedHostsEndToEndTests {
         let extend = b.ctl(["extend", "x", "5m"])
         #expect(extend.status != 0)
         #expect(extend.stderr.contains("not available in shared mode"), "\(extend)")
+        // So are recurring timers (issue 13): refused by name, and nothing is started.
+        let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec"])
+        #expect(recurring.status != 0)
+        #expect(
+            recurring.stderr.contains(
+                "recurring timers (\"on\" of timer.start) are not available in shared mode"), "\(recurring)")
+        #expect(b.ctl(["status", "rec"]).status != 0)
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 
