@@ -49,6 +49,56 @@ func startsUntil(socket: String, clients clientCount: Int, uids: [UInt32], until
     return received
 }
 
+/// Forks a child that opens `subscribers` connections (as this process's uid), subscribes each to
+/// every event (`timer.subscribe`) and reads them all until `until` (boot-time ns), then reports
+/// the notifications it read and exits. Returns once every subscription is answered; `nil` when
+/// `subscribers` is 0. The caller waits for the child with ``waitFor(_:)``.
+func watchEvents(socket: String, subscribers: Int, until: Int64) -> pid_t? {
+    guard subscribers > 0 else { return nil }
+    raiseDescriptorLimit()
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { fail("pipe: errno \(errno)") }
+    let child = fork()
+    if child < 0 { fail("fork: errno \(errno)") }
+    if child > 0 {
+        close(ends[1])
+        var byte: UInt8 = 0
+        guard read(ends[0], &byte, 1) == 1 else { fail("the subscribers did not start") }
+        close(ends[0])
+        return child
+    }
+    close(ends[0])
+    let subscribe = Array(#"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe"}"#.utf8) + [10]
+    let clients = (0..<subscribers).map { index in
+        guard let client = LineClient(path: socket) else { fail("cannot connect subscriber \(index)") }
+        client.send(subscribe)
+        let reply = client.receiveLines(1)
+        if !reply.starts(with: Array(#"{"id":1,"jsonrpc":"2.0","result""#.utf8)) {
+            fail("timer.subscribe failed: \(String(decoding: reply, as: UTF8.self))")
+        }
+        _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK)
+        return client
+    }
+    var byte: UInt8 = 1
+    _ = write(ends[1], &byte, 1)
+    close(ends[1])
+    var pollSet = clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+    var received = 0
+    while bootNanoseconds() < until {
+        let ready = poll(&pollSet, nfds_t(pollSet.count), 50)
+        if ready < 0 && errno == EINTR { continue }
+        if ready < 0 { fail("poll: errno \(errno)") }
+        for index in pollSet.indices where pollSet[index].revents != 0 {
+            let lines = clients[index].drainNewlines()
+            if lines < 0 { fail("subscriber connection closed") }
+            received += lines
+        }
+    }
+    let line = Array("DaemonBenchmark: \(subscribers) subscribers read \(received) notifications\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    _exit(0)
+}
+
 /// Round trips of each operation by one user (`--uid`), one request in flight, so that their
 /// p50s can be compared between daemons holding 1k and 1M other timers: `timer.start`,
 /// `timer.status` of the timer just started, `timer.stop` of it, and `timer.list` of the user's

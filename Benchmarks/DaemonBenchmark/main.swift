@@ -5,7 +5,8 @@
 //   ping --socket PATH [--count N] [--redis] [--idle-connections N]   round trips on one connection
 //   load --socket PATH --count N [--seconds S]   pipelined timer.start (one connection, 256 in flight)
 //   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
-//   lateness --socket PATH [--count N]           N timers due within one second, then daemon.stats
+//   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S]
+//                                                N timers due within one second, then daemon.stats
 //   baseline [--count N]                         clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) loop
 //   exec [--runs N] -- PROGRAM ARGS…             whole-process wall time (posix_spawn to waitpid)
 //   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
@@ -304,8 +305,13 @@ func lateness(_ options: Options) {
         let deadline = firstDeadline + Int64(index) * 1_000_000_000 / Int64(count)
         return Double(deadline - bootNanoseconds()) / 1e9
     }
-    _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
     let waitUntil = firstDeadline + 1_500_000_000
+    _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
+    // Watchers (issue 11): subscribers that read every event until the window ends, in a child
+    // process; subscribed after the load, whose 10,000 `started` events would otherwise fan out to
+    // them and, on a busy machine, push the load past the first deadline.
+    let watcher = watchEvents(
+        socket: options.socket, subscribers: options.int("--subscribers", 0), until: waitUntil + 200_000_000)
     let background = options.int("--background-clients", 0)
     var backgroundStarts = 0
     if background > 0 {
@@ -319,6 +325,7 @@ func lateness(_ options: Options) {
         let line = Array("DaemonBenchmark: \(backgroundStarts) background starts during the window\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
+    if let watcher { _ = waitFor(watcher) }
     // As root: daemon.stats gives the daemon-wide lateness to root and the daemon's own uid only.
     guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
     client.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#.utf8) + [10])

@@ -42,12 +42,16 @@ extension Daemon {
         pendingNotifications.removeAll(keepingCapacity: true)
         for notification in taken {
             guard let connection = connections[notification.connection] else { continue }
+            // A backlog that already held lines is either marked for this turn's flush (by its first
+            // line here) or waits for the socket to take more (flush() leaves lines queued only when
+            // write(2) would block, and then epoll watches for writability): no second hash probe.
+            let wasEmpty = connection.state.events.isEmpty
             if !connection.state.events.offer(seq: notification.seq, line: notification.line) {
                 log(
                     "client \(connection.token) (uid \(connection.uid)): does not read its events "
                         + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
             }
-            pendingFlush.insert(connection.token)
+            if wasEmpty { pendingFlush.insert(connection.token) }
         }
     }
 

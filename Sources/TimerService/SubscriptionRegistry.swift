@@ -50,6 +50,22 @@ public struct SubscriptionRegistry: Sendable {
         var order: UInt64
     }
 
+    /// What a subscription to every timer needs for matching an event: its order, its owner filter,
+    /// its kinds as bits (``kindBit(_:)``) and whether it ends with its first event.
+    private struct BroadEntry: Sendable {
+        var order: UInt64
+        var owner: UInt32?
+        var kindBits: UInt64
+        var endsAtFirstEvent: Bool
+    }
+
+    /// The bit of `name` among ``TimerEvent/Name/allCases`` (at most 64 kinds; a later one matches
+    /// through the last bit and is then checked against the kinds themselves).
+    private static func kindBit(_ name: TimerEvent.Name) -> UInt64 {
+        let index = TimerEvent.Name.allCases.firstIndex(of: name) ?? 63
+        return 1 << UInt64(min(index, 63))
+    }
+
     /// One subscriber to tell about an event.
     public struct Delivery: Sendable, Hashable {
         /// Who.
@@ -61,8 +77,10 @@ public struct SubscriptionRegistry: Sendable {
     private var subscriptions: [SubscriberID: Subscription] = [:]
     /// Subscribers of one timer, with their order: removing one is a hash-table removal.
     private var byTimer: [UInt64: [SubscriberID: UInt64]] = [:]
-    /// Subscribers of every timer (of an owner), with their order.
-    private var broad: [SubscriberID: UInt64] = [:]
+    /// Subscribers of every timer (of an owner), with what ``deliveries(for:)`` checks of each kept
+    /// inline: matching an event against them costs no hash probe and no hashing of the kind's name
+    /// per subscriber (with 100 subscribers every event is 100 of them; docs/performance.md).
+    private var broad: [SubscriberID: BroadEntry] = [:]
     private var nextOrder: UInt64 = 0
     /// How many stored entries the registry has read or written, for tests that check the cost of
     /// an operation by counting instead of timing.
@@ -95,7 +113,10 @@ public struct SubscriptionRegistry: Sendable {
         subscriptions[subscriber] = Subscription(scope: scope, kinds: kinds, lifetime: lifetime, order: order)
         switch scope {
         case .timer(let id): byTimer[id, default: [:]][subscriber] = order
-        case .everyTimer: broad[subscriber] = order
+        case .everyTimer(let owner):
+            broad[subscriber] = BroadEntry(
+                order: order, owner: owner, kindBits: kinds.reduce(0) { $0 | Self.kindBit($1) },
+                endsAtFirstEvent: lifetime == .untilFirstEvent)
         }
         entriesTouched += 2
     }
@@ -145,24 +166,27 @@ public struct SubscriptionRegistry: Sendable {
     /// - Complexity: O(k log k) for the k subscribers of the timer and of every timer.
     public mutating func deliveries(for event: TimerEvent) -> [Delivery] {
         let name = event.kind.name
-        var matched: [(order: UInt64, subscriber: SubscriberID)] = []
+        let bit = Self.kindBit(name)
+        // A kind past the 63rd shares the last bit with others: check the kinds themselves then.
+        let bitIsExact = bit != 1 << 63
+        var matched: [(order: UInt64, subscriber: SubscriberID, ends: Bool)] = []
         for (subscriber, order) in byTimer[event.timer.id] ?? [:] {
             entriesTouched += 1
-            if subscriptions[subscriber]?.kinds.contains(name) == true { matched.append((order, subscriber)) }
+            guard let subscription = subscriptions[subscriber], subscription.kinds.contains(name) else { continue }
+            matched.append((order, subscriber, subscription.lifetime == .untilFirstEvent))
         }
-        for (subscriber, order) in broad {
+        matched.reserveCapacity(matched.count + broad.count)
+        for (subscriber, entry) in broad {
             entriesTouched += 1
-            guard let subscription = subscriptions[subscriber], subscription.kinds.contains(name),
-                case .everyTimer(let owner) = subscription.scope, owner == nil || owner == event.owner
-            else { continue }
-            matched.append((order, subscriber))
+            guard entry.kindBits & bit != 0, entry.owner == nil || entry.owner == event.owner else { continue }
+            if !bitIsExact, subscriptions[subscriber]?.kinds.contains(name) != true { continue }
+            matched.append((entry.order, subscriber, entry.endsAtFirstEvent))
         }
         guard !matched.isEmpty else { return [] }
         matched.sort { $0.order < $1.order }
         return matched.map { entry in
-            let ends = subscriptions[entry.subscriber]?.lifetime == .untilFirstEvent
-            if ends { unsubscribe(entry.subscriber) }
-            return Delivery(subscriber: entry.subscriber, endsSubscription: ends)
+            if entry.ends { unsubscribe(entry.subscriber) }
+            return Delivery(subscriber: entry.subscriber, endsSubscription: entry.ends)
         }
     }
 }

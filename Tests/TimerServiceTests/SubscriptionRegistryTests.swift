@@ -57,6 +57,51 @@ struct SubscriptionRegistryTests {
         #expect(afterCancel.isEmpty)
     }
 
+    // Every-timer subscriptions are matched from an inline copy of their kinds (as bits), owner
+    // and lifetime (docs/performance.md, issue 11 second round); these expectations are the rules
+    // of the registry's documentation: subscription order across both kinds of scope, a
+    // replacement takes the new kinds, an until-first-event subscription ends with its first event.
+    @Test("Every-timer and one-timer subscriptions mix in subscription order; replaced and one-shot ones")
+    func mixedScopes() {
+        var registry = SubscriptionRegistry()
+        registry.subscribe(10, to: .everyTimer(owner: nil), kinds: [.finished], lifetime: .untilCancelled)
+        registry.subscribe(11, to: .timer(5), kinds: [.finished], lifetime: .untilCancelled)
+        registry.subscribe(12, to: .everyTimer(owner: 1_000), kinds: [.finished, .paused], lifetime: .untilFirstEvent)
+        registry.subscribe(13, to: .everyTimer(owner: nil), kinds: [.paused], lifetime: .untilCancelled)
+        // 13 now wants `finished` only, and is ordered after the others (it subscribed again last).
+        registry.subscribe(13, to: .everyTimer(owner: nil), kinds: [.finished], lifetime: .untilCancelled)
+        let finished = registry.deliveries(for: event(.finished, timer: 5))
+        #expect(finished.map(\.subscriber) == [10, 11, 12, 13])
+        #expect(finished.map(\.endsSubscription) == [false, false, true, false])
+        #expect(!registry.isSubscribed(12) && registry.count == 3)
+        let paused = registry.deliveries(for: event(.paused, timer: 5))
+        #expect(paused.isEmpty)  // 12 ended, 13 no longer wants `paused`
+        let again = registry.deliveries(for: event(.finished, timer: 6, owner: 2_000))
+        #expect(again.map(\.subscriber) == [10, 13])  // 11 is about timer 5 only
+    }
+
+    @Test("An every-timer subscription to one kind gets that kind and no other, for every kind")
+    func everyKindAlone() {
+        let kinds: [TimerEvent.Kind] = [
+            .started, .paused, .resumed, .steppedToChild(1), .finished, .stopped, .missed, .extended(by: 1),
+            .restarted, .renamed(from: nil), .removed,
+            .action(TimerEvent.ActionReport(kind: .exec, trigger: .finished, outcome: .exited(0))),
+        ]
+        // Every kind the protocol names is in this list once.
+        #expect(Set(kinds.map(\.name)) == Set(TimerEvent.Name.allCases))
+        for (subscriber, wanted) in kinds.enumerated() {
+            var registry = SubscriptionRegistry()
+            registry.subscribe(
+                UInt64(subscriber), to: .everyTimer(owner: nil), kinds: [wanted.name], lifetime: .untilCancelled)
+            for kind in kinds {
+                let delivered = registry.deliveries(for: event(kind, timer: 1))
+                #expect(
+                    delivered.count == (kind.name == wanted.name ? 1 : 0),
+                    "subscribed \(wanted.name), event \(kind.name)")
+            }
+        }
+    }
+
     @Test("Removing one of 10,000 waits on the same timer touches a constant number of entries")
     func removalIsConstant() {
         var registry = SubscriptionRegistry()

@@ -4,8 +4,19 @@
 /// is a power of two at most three-quarters full: with a million timers, two million buckets and
 /// over 300 MB. Here the records sit in one array (freed slots are reused), found through an
 /// ``IDIndex`` (id → slot): an array indexed by id, since ids only grow (docs/performance.md).
+///
+/// The slab is a list of fixed-size chunks (4,096 records, allocated at their full size once), not
+/// one growing array: growing one array of a million 120-byte records by doubling copies every
+/// record again at each doubling and faults in the new pages twice, which was over a third of
+/// ``TimerEngine/start`` at a million timers (`perf`, docs/performance.md). A chunk never moves.
 struct RecordTable: Sendable, Sequence {
-    private var slab: [TimerRecord?] = []
+    /// Records per chunk: a power of two (slot = chunk × size + offset).
+    private static let chunkShift = 12
+    private static let chunkSize = 1 << chunkShift
+    private static let chunkMask = chunkSize - 1
+    private var chunks: [[TimerRecord?]] = []
+    /// Slots handed out so far (used or free): the next new slot.
+    private var slotCount = 0
     private var slots = IDIndex()
     private var freeSlots: [Int32] = []
     /// Ids written since the last ``forgetChanges()`` (insert, update or removal), in the order
@@ -40,14 +51,14 @@ struct RecordTable: Sendable, Sequence {
         get {
             probe?.visit()
             guard let slot = slots[id] else { return nil }
-            return slab[Int(slot)]
+            return chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask]
         }
         set {
             probe?.visit()
             noteChange(id)
             guard let newValue else {
                 if let slot = slots.removeValue(forKey: id) {
-                    slab[Int(slot)] = nil
+                    chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = nil
                     freeSlots.append(slot)
                 }
                 return
@@ -69,14 +80,20 @@ struct RecordTable: Sendable, Sequence {
 
     private mutating func place(_ record: TimerRecord, id: UInt64) {
         if let slot = slots[id] {
-            slab[Int(slot)] = record
+            chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
         } else if let slot = freeSlots.popLast() {
             slots.set(id, to: slot)
-            slab[Int(slot)] = record
+            chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
         } else {
-            precondition(slab.count < Int(Int32.max), "RecordTable: more than 2^31 timers")
-            slots.set(id, to: Int32(slab.count))
-            slab.append(record)
+            precondition(slotCount < Int(Int32.max), "RecordTable: more than 2^31 timers")
+            slots.set(id, to: Int32(slotCount))
+            if slotCount & Self.chunkMask == 0 {
+                var chunk: [TimerRecord?] = []
+                chunk.reserveCapacity(Self.chunkSize)
+                chunks.append(chunk)
+            }
+            chunks[slotCount >> Self.chunkShift].append(record)
+            slotCount += 1
         }
     }
 
@@ -108,9 +125,9 @@ struct RecordTable: Sendable, Sequence {
         changeLogLimit = Self.minimumChangeLogLimit
     }
 
-    /// Iterates over the records held, in slab order.
+    /// Iterates over the records held, in slot order.
     struct Iterator: IteratorProtocol {
-        fileprivate var base: IndexingIterator<[TimerRecord?]>
+        fileprivate var base: FlattenSequence<[[TimerRecord?]]>.Iterator
         fileprivate let probe: RecordProbe?
 
         mutating func next() -> TimerRecord? {
@@ -122,7 +139,7 @@ struct RecordTable: Sendable, Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(base: slab.makeIterator(), probe: probe) }
+    func makeIterator() -> Iterator { Iterator(base: chunks.joined().makeIterator(), probe: probe) }
 
     var underestimatedCount: Int { slots.count }
 }
