@@ -76,7 +76,7 @@ struct StoreRecoveryPolicyTests {
         #expect(try FileStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
     }
 
-    @Test("A format 2 journal (no high-water mark, no extension trailer) is read and rewritten as format 4")
+    @Test("A format 2 journal (no high-water mark, no extension trailer) is read and rewritten as format 5")
     func versionTwoUpgrade() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: policyTime))
@@ -94,7 +94,7 @@ struct StoreRecoveryPolicyTests {
         #expect(loaded.snapshot.timers == [record])
         try store.commit(EngineChanges(nextID: loaded.snapshot.nextID), durability: .synchronous) { loaded.snapshot }
         for file in [store.snapshotPath, directory.journal] {
-            #expect(try directory.bytes(file)[8..<12] == [4, 0, 0, 0])  // format version 4, little-endian
+            #expect(try directory.bytes(file)[8..<12] == [5, 0, 0, 0])  // format version 5, little-endian
         }
     }
 
