@@ -5,10 +5,23 @@ extension DatePicker {
     ///
     /// - Parameter identifier: An IANA name such as `America/Los_Angeles`, or an abbreviation Foundation knows.
     /// - Returns: The time zone.
-    /// - Throws: ``DatePickingError/unknownTimeZone(_:)`` when the database does not know the name.
+    /// - Throws: ``DatePickingError/unknownTimeZone(_:)`` when the database does not know the name, and for
+    ///   a name with a character other than a digit after a `:` (no IANA name has a `:`; Foundation reads
+    ///   `GMT+05:30` but traps on `GMT-05:-0`, found by the `calendar` fuzz target, so such names are refused
+    ///   before Foundation sees them).
     public static func timeZone(identifier: String) throws(DatePickingError) -> TimeZone {
-        guard let zone = TimeZone(identifier: identifier) else { throw .unknownTimeZone(identifier) }
+        guard isSafeZoneIdentifier(identifier), let zone = TimeZone(identifier: identifier) else {
+            throw .unknownTimeZone(identifier)
+        }
         return zone
+    }
+
+    /// Whether `TimeZone(identifier:)` may be called with `identifier`: after a `:`, only ASCII digits.
+    /// swift-foundation's GMT-offset reader (`TimeZone.tryParseGMTName`) traps on `GMT-05:-0` and
+    /// `UTC-05:/0`: a minute digit below `0`, an unsigned subtraction that overflows.
+    static func isSafeZoneIdentifier(_ identifier: String) -> Bool {
+        guard let colon = identifier.utf8.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        return identifier.utf8[identifier.utf8.index(after: colon)...].allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// Builds a locale from an identifier, checking that its language exists.
