@@ -2,9 +2,10 @@
 // (scripts/fuzz builds and runs it).
 //
 // Three readings of each input:
-// 1. the input as a whole journal file, through Journal.recover (header, begin record, the record
-//    scan, resynchronisation past damage, the damaged copy and the cut; docs/durability.md), in a
-//    private temporary directory;
+// 1. the input as a whole journal file, through Journal.recover (header, begin record, the commit
+//    witness slots of format 5, the record scan, resynchronisation past damage, the damaged copy,
+//    the cut and the witness rewritten after it; docs/durability.md), in a private temporary
+//    directory;
 // 2. the input as a whole snapshot file, through SnapshotFile.read;
 // 3. the input's first byte as a record kind and the rest as its payload, straight into the payload
 //    decoders (RecordPayload), so that mutations reach them without having to match a CRC-32C.
