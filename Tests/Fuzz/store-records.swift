@@ -81,6 +81,11 @@ public func fuzzStoreRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
     case .timer, .removed, .nextID:
         _ = try? RecordPayload.decodeEntry(kind, payload)
+    case .witness:
+        // A slot framed around the payload reads back exactly when the payload is 24 bytes.
+        let witness = CommitWitness.read(RecordFormat.record(.witness, payload: Array(payload)), at: 0)
+        precondition((witness != nil) == (payload.count == CommitWitness.payloadSize), "a witness slot misread")
+        if let witness { precondition(witness.record == RecordFormat.record(.witness, payload: Array(payload))) }
     }
     return 0
 }
