@@ -164,6 +164,15 @@ struct StoreRecoveryPolicyTests {
         #expect(!durable.timers.contains { $0.state.isLive && $0.name != "kept" })  // the refused start is not durable
         #expect(durable.timers.first == durableBefore.timers.first)
         #expect(try directory.bytes(mountPoint + "/journal").count >= sizeBefore)
+        // The journal as the refusal left it reads back whole and quiet: its records end where its
+        // commit witness says (Journal.append writes the records before the witness, so the refused
+        // batch failed before its witness was written, and was cut off), so a crash now would not
+        // report a loss that never happened.
+        var lines: [String] = []
+        let found = try Journal.recover(at: mountPoint + "/journal", now: policyTime) { lines.append($0) }
+        #expect(lines.isEmpty)
+        #expect(found?.isIntact == true)
+        #expect(found?.witness?.committedLength == UInt64(try directory.bytes(mountPoint + "/journal").count))
         try FileManager.default.removeItem(atPath: mountPoint + "/filler")
         var rebuilt = TimerEngine(clock: ManualClock(wall: policyTime))
         _ = rebuilt.restore(durable, sameBoot: true)
