@@ -129,6 +129,8 @@ struct CalendarExpressionParsingTests {
             ("5:40 UTC-05:\u{14}0", .unknownTimeZone(offset: 5, token: "UTC-05:\u{14}0")),
             ("*-*-* 05:40 UTC-05:-0", .unknownTimeZone(offset: 12, token: "UTC-05:-0")),
             ("*-*-* 05:40 GMT-05:/0", .unknownTimeZone(offset: 12, token: "GMT-05:/0")),
+            // The second finding (a 480 s run): no colon, a NUL at index 7 of the zone word.
+            ("2-5 GMT+0..\u{0}5", .unknownTimeZone(offset: 4, token: "GMT+0..\u{0}5")),
             ("*-*-* 00:00:00 Europe/Paris UTC", .unexpectedToken(offset: 28, token: "UTC")),
             ("daily 1:00", .unexpectedToken(offset: 6, token: "1:00")),
             ("Mon  1:00", .unexpectedToken(offset: 4, token: " ")),
