@@ -139,6 +139,27 @@ struct CommitWitnessTests {
     }
 
     @Test(
+        "A crash after the report but before the start-up compaction: the next start is quiet and hands out no cut id")
+    func crashBeforeCompaction() throws {
+        let state = try SixCommits()
+        let directory = try StateDirectory()
+        try directory.write(state.snapshot, to: directory.path + "/snapshot")
+        try directory.write(Array(state.journal[..<state.commits[1]]), to: directory.journal)
+        var first: [String] = []
+        _ = try FileStore(directory: directory.path, bootID: "boot-a").load(now: recoveryTime) { first.append($0) }
+        #expect(first.count == 1)  // the WARNING, and the copy
+        // The store dies here: no open(restoring:), no compaction. Recovery rewrote the witness to
+        // the kept length with the begin record's mark (1 + FileStore.idReservation) as next id.
+        var second: [String] = []
+        let again = try FileStore(directory: directory.path, bootID: "boot-a").load(now: recoveryTime) {
+            second.append($0)
+        }
+        #expect(second.isEmpty)
+        #expect(again.snapshot.nextID == 1 + FileStore.idReservation)
+        #expect(again.snapshot.timers.map { $0.name } == ["a"])
+    }
+
+    @Test(
         "Records written past the witness (a kill between the records' pwrite and the witness's) are replayed silently")
     func recordsPastTheWitness() throws {
         let state = try SixCommits()

@@ -346,13 +346,14 @@ final class Journal {
         if isWitnessStale || cutAt != nil, let start = recovered.witnessOffset,
             bytes.count >= start + CommitWitness.areaSize
         {
-            // The copy holds what was found; the file now says what it holds, with the highest next
-            // id any whole slot held, so that a restart before the store's compaction neither
-            // reports this again nor hands out an id of a cut record (FileStore.load takes the
-            // witness's next id).
+            // The copy holds what was found; the file now says what it holds, with the begin
+            // record's high-water mark as next id (at or above any id the cut or damaged records
+            // held; a whole slot's, if higher), so that a restart before the store's compaction
+            // neither reports this again nor hands out an id of a lost record (FileStore.load takes
+            // the witness's next id).
             let sequence = recovered.witness?.sequence ?? 1
             let length = UInt64(cutAt ?? bytes.count)
-            let nextID = witnesses.map(\.nextID).max() ?? 0
+            let nextID = max(witnesses.map(\.nextID).max() ?? 0, begin.idHighWater ?? 0)
             let rewritten = [sequence + 1, sequence + 2].map {
                 CommitWitness(sequence: $0, committedLength: length, nextID: nextID)
             }
