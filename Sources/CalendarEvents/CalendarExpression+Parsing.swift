@@ -161,7 +161,15 @@ extension CalendarExpression {
             return
         }
         let name = String(word)
-        guard let zone = TimeZone(identifier: name), zone.identifier == name || Self.knownZones.contains(name) else {
+        // Foundation's TimeZone(identifier:) traps on some GMT offsets (`UTC-05:-0`, `GMT+0..\0` + `5`,
+        // found by the calendar fuzz target). No IANA name has a `:`, and an offset name (`GMT+…`,
+        // `UTC-…`) is accepted only when it is a known zone anyway: such names never reach Foundation.
+        let isOffsetName =
+            (name.hasPrefix("GMT+") || name.hasPrefix("GMT-") || name.hasPrefix("UTC+") || name.hasPrefix("UTC-"))
+            && !Self.knownZones.contains(name)
+        guard !name.contains(":"), !isOffsetName, let zone = TimeZone(identifier: name),
+            zone.identifier == name || Self.knownZones.contains(name)
+        else {
             throw .unknownTimeZone(offset: offset, token: name)
         }
         timeZone = zone

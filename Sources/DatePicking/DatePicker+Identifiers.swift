@@ -5,10 +5,42 @@ extension DatePicker {
     ///
     /// - Parameter identifier: An IANA name such as `America/Los_Angeles`, or an abbreviation Foundation knows.
     /// - Returns: The time zone.
-    /// - Throws: ``DatePickingError/unknownTimeZone(_:)`` when the database does not know the name.
+    /// - Throws: ``DatePickingError/unknownTimeZone(_:)`` when the database does not know the name, and for
+    ///   a name Foundation would trap on (``isSafeZoneIdentifier(_:)``: `GMT-05:-0`, found by the `calendar`
+    ///   fuzz target), refused before Foundation sees it.
     public static func timeZone(identifier: String) throws(DatePickingError) -> TimeZone {
-        guard let zone = TimeZone(identifier: identifier) else { throw .unknownTimeZone(identifier) }
+        guard isSafeZoneIdentifier(identifier), let zone = TimeZone(identifier: identifier) else {
+            throw .unknownTimeZone(identifier)
+        }
         return zone
+    }
+
+    /// Whether `TimeZone(identifier:)` may be called with `identifier`.
+    ///
+    /// swift-foundation's GMT-offset reader (`TimeZone.tryParseGMTName`) traps (SIGILL) on some names of
+    /// 9 characters that start `GMT±` or `UTC±` with a non-digit at index 7: `GMT-05:-0`, `UTC-05:/0`,
+    /// `GMT+00:x0`, `GMT+0..\0` followed by `5` (found by the `calendar` fuzz target; checked one by
+    /// one against Foundation). So a name that starts `GMT+`, `GMT-`, `UTC+` or `UTC-` must be an offset
+    /// Foundation reads: 1–4 digits (`GMT+5`, `GMT+0530`) or 1–2 digits, `:`, 2 digits (`GMT+05:30`).
+    /// Any other name must have only digits after a `:` (no IANA name has a `:`).
+    ///
+    /// - Complexity: O(n) in the name's UTF-8 length.
+    static func isSafeZoneIdentifier(_ identifier: String) -> Bool {
+        let bytes = Array(identifier.utf8)
+        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
+        if bytes.count > 3, bytes[0..<3] == ArraySlice("GMT".utf8) || bytes[0..<3] == ArraySlice("UTC".utf8),
+            bytes[3] == UInt8(ascii: "+") || bytes[3] == UInt8(ascii: "-")
+        {
+            let parts = bytes[4...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.allSatisfy({ $0.allSatisfy(isDigit) }) else { return false }
+            switch parts.count {
+            case 1: return (1...4).contains(parts[0].count)
+            case 2: return (1...2).contains(parts[0].count) && parts[1].count == 2
+            default: return false
+            }
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        return bytes[(colon + 1)...].allSatisfy(isDigit)
     }
 
     /// Builds a locale from an identifier, checking that its language exists.

@@ -1,3 +1,4 @@
+import DatePicking
 import Foundation
 import Synchronization
 import TimerProtocol
@@ -45,7 +46,8 @@ extension LocalTimes {
                 "no zone of the time-zone database follows the POSIX rule \"\(name)\": use an IANA name "
                     + "such as Europe/Paris")
         }
-        if let zone = TimeZone(identifier: stripped) { return (zone, stripped) }
+        // Through DatePicker: it refuses names that make Foundation trap (`GMT-05:-0`) before asking it.
+        if let zone = try? DatePicker.timeZone(identifier: stripped) { return (zone, stripped) }
         throw unknown
     }
 }

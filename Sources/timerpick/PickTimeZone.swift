@@ -1,3 +1,4 @@
+import DatePicking
 import Foundation
 import TimerControl
 import TimerProtocol
@@ -24,7 +25,8 @@ enum PickTimeZone {
                 return (zone, detected.warning)
             }
         }
-        if let zone = TimeZone(identifier: name) { return (zone, detected.warning) }
+        // Through DatePicker: it refuses names that make Foundation trap (`GMT-05:-0`) before asking it.
+        if let zone = try? DatePicker.timeZone(identifier: name) { return (zone, detected.warning) }
         return (.gmt, "time zone \"\(name)\" is not one timerpick can read; using UTC")
     }
 }

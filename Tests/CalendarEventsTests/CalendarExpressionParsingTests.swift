@@ -124,6 +124,13 @@ struct CalendarExpressionParsingTests {
             ("1:2:3:4", .invalidTime(offset: 0, token: "1:2:3:4")),
             ("5:", .invalidValue(offset: 2, token: "", field: .minute)),
             ("1:00 Europe/Pariss", .unknownTimeZone(offset: 5, token: "Europe/Pariss")),
+            // Found by the calendar fuzz target (scripts/fuzz calendar): Foundation's TimeZone(identifier:)
+            // trapped on these (a minute "digit" below "0"), so parse crashed instead of refusing them.
+            ("5:40 UTC-05:\u{14}0", .unknownTimeZone(offset: 5, token: "UTC-05:\u{14}0")),
+            ("*-*-* 05:40 UTC-05:-0", .unknownTimeZone(offset: 12, token: "UTC-05:-0")),
+            ("*-*-* 05:40 GMT-05:/0", .unknownTimeZone(offset: 12, token: "GMT-05:/0")),
+            // The second finding (a 480 s run): no colon, a NUL at index 7 of the zone word.
+            ("2-5 GMT+0..\u{0}5", .unknownTimeZone(offset: 4, token: "GMT+0..\u{0}5")),
             ("*-*-* 00:00:00 Europe/Paris UTC", .unexpectedToken(offset: 28, token: "UTC")),
             ("daily 1:00", .unexpectedToken(offset: 6, token: "1:00")),
             ("Mon  1:00", .unexpectedToken(offset: 4, token: " ")),

@@ -2,9 +2,10 @@
 // (scripts/fuzz builds and runs it).
 //
 // Three readings of each input:
-// 1. the input as a whole journal file, through Journal.recover (header, begin record, the record
-//    scan, resynchronisation past damage, the damaged copy and the cut; docs/durability.md), in a
-//    private temporary directory;
+// 1. the input as a whole journal file, through Journal.recover (header, begin record, the commit
+//    witness slots of format 5, the record scan, resynchronisation past damage, the damaged copy,
+//    the cut and the witness rewritten after it; docs/durability.md), in a private temporary
+//    directory;
 // 2. the input as a whole snapshot file, through SnapshotFile.read;
 // 3. the input's first byte as a record kind and the rest as its payload, straight into the payload
 //    decoders (RecordPayload), so that mutations reach them without having to match a CRC-32C.
@@ -80,6 +81,11 @@ public func fuzzStoreRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
     case .timer, .removed, .nextID:
         _ = try? RecordPayload.decodeEntry(kind, payload)
+    case .witness:
+        // A slot framed around the payload reads back exactly when the payload is 24 bytes.
+        let witness = CommitWitness.read(RecordFormat.record(.witness, payload: Array(payload)), at: 0)
+        precondition((witness != nil) == (payload.count == CommitWitness.payloadSize), "a witness slot misread")
+        if let witness { precondition(witness.record == RecordFormat.record(.witness, payload: Array(payload))) }
     }
     return 0
 }

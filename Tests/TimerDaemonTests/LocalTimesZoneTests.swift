@@ -53,4 +53,16 @@ struct LocalTimesZoneTests {
                     + "name such as Europe/Paris")
         ) { try LocalTimes.resolver("12:00", "ABC-2XYZ,M4.1.0,M9.5.0", 1, Self.now) }
     }
+
+    @Test("A zone name that made Foundation trap is refused as unknown, and the daemon lives (calendar fuzz target)")
+    func foundationTrap() {
+        // `TZ='GMT-05:-0' timerctl start --at 10:00` killed timerd with SIGILL at 521fbaa: Foundation's
+        // GMT-offset reader traps on a minute character below "0". The message is LocalTimes.zone's own.
+        for name in ["GMT-05:-0", "UTC-05:/0", "GMT-05:.0"] {
+            #expect(
+                throws: RPCError(
+                    .invalidParams, "unknown time zone \"\(name)\": use an IANA name such as Europe/Paris or UTC")
+            ) { try LocalTimes.resolver("10:00", name, 1, Self.now) }
+        }
+    }
 }

@@ -36,9 +36,20 @@ struct DurabilityRegressionTests {
     @Test("Item 6: a torn tail is cut with a WARNING and a copy of the whole file is kept")
     func tornTailIsCopied() throws {
         let directory = try StateDirectory()
-        _ = try journalTimers(3, in: directory)
+        let (_, offsets) = try journalTimers(3, in: directory)
         let original = try directory.bytes(directory.journal)
-        let torn = Array(original.dropLast(5))
+        var torn = Array(original.dropLast(5))
+        // A crash inside the third commit's record write comes before that commit's witness
+        // (Journal.append writes records, then the witness): slot 0 still holds the first commit's
+        // witness (sequence 2: the new journal's slots hold 0 and 1), which covered the file up to
+        // where the second commit starts, next id 2.
+        var witnessOffset = 0  // the byte after the begin record
+        if case .record(.begin, _, let next) = RecordFormat.parse(original, at: RecordFormat.headerSize) {
+            witnessOffset = next
+        }
+        try #require(witnessOffset > RecordFormat.headerSize)
+        let firstCommit = CommitWitness(sequence: 2, committedLength: UInt64(offsets[1]), nextID: 2).record
+        torn.replaceSubrange(witnessOffset..<witnessOffset + CommitWitness.slotSize, with: firstCommit)
         let lastRecord = original.count - 17  // the third commit's nextID record: 9 bytes of header and a UInt64
         try directory.write(torn, to: directory.journal)
         var lines: [String] = []
@@ -80,9 +91,12 @@ struct DurabilityRegressionTests {
         try directory2.write(last, to: directory2.journal)
         var lines2: [String] = []
         _ = try Journal.recover(at: directory2.journal, now: recoveryTime) { lines2.append($0) }
+        let copy2 = "\(directory2.journal).damaged-20261129T151733Z"
+        // The commit witness says the whole file (last.count bytes) was committed, next id 2.
         #expect(
             lines2 == [
-                "WARNING: \(directory2.journal): complete last record at byte offset \(lastRecord) fails its checksum (damaged after it was written; an acknowledged change may be lost); truncated the file to \(lastRecord) bytes, keeping 1 records; the damaged file is kept as \(directory2.journal).damaged-20261129T151733Z"
+                "WARNING: \(directory2.journal): complete last record at byte offset \(lastRecord) fails its checksum (damaged after it was written; an acknowledged change may be lost); truncated the file to \(lastRecord) bytes, keeping 1 records; the damaged file is kept as \(copy2)",
+                "WARNING: \(directory2.journal): its whole records end at byte \(lastRecord), but its commit witness says \(last.count) bytes were committed (17 bytes missing, next id 2); only records of the last commit are missing: the file was cut after it was made durable (acknowledged changes lost), or the machine stopped during that commit's fsync (then they were never acknowledged); the damaged file is kept as \(copy2)",
             ])
     }
 

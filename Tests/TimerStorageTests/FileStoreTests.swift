@@ -79,7 +79,7 @@ struct FileStoreTests {
         let aside = store.journalPath + ".damaged-20261129T151733Z"
         #expect(
             lines == [
-                "WARNING: \(store.journalPath): not a timerd journal (format version 1; this timerd reads versions 2, 3 and 4); moved it to \(aside) and ignored it",
+                "WARNING: \(store.journalPath): not a timerd journal (format version 1; this timerd reads versions 2 to 5); moved it to \(aside) and ignored it",
                 "WARNING: \(directory.path): there is no snapshot and the journal is unusable; going on with what is left (--accept-state-loss)",
             ])
     }

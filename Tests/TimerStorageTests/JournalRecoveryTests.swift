@@ -21,14 +21,39 @@ private func threeTimers() throws -> [TimerRecord] {
 
 /// A journal with three records, one append each; returns the offset where each record starts.
 private func journalWithThreeRecords(in directory: StateDirectory) throws -> (records: [TimerRecord], offsets: [Int]) {
+    let (records, offsets, _) = try journalWithThreeRecordsAndEarlierBytes(in: directory)
+    return (records, offsets)
+}
+
+/// The same, with the whole file as it was before the third append: the file a crash inside that
+/// append's record `pwrite` leaves, before the witness of that commit is written (Journal.append
+/// writes the records first).
+private func journalWithThreeRecordsAndEarlierBytes(in directory: StateDirectory) throws -> (
+    records: [TimerRecord], offsets: [Int], beforeLast: [UInt8]
+) {
     let records = try threeTimers()
     let journal = try Journal.create(
         at: directory.journal, in: directory.path, begin: JournalBegin(generation: 1, bootID: "boot-a"))
     var offsets: [Int] = []
+    var beforeLast: [UInt8] = []
     for record in records {
         offsets.append(journal.size)
+        beforeLast = try directory.bytes(directory.journal)
         try journal.append([.timer(record)])
     }
+    return (records, offsets, beforeLast)
+}
+
+/// The file a crash leaves while the third append's record is half written: the two earlier
+/// commits (with their witness) and the third record's bytes up to `length(offsets, size)`, where
+/// `size` is the whole file's size after the third append.
+private func tornThirdAppend(in directory: StateDirectory, keeping length: (_ offsets: [Int], _ size: Int) -> Int)
+    throws -> (records: [TimerRecord], offsets: [Int])
+{
+    let (records, offsets, beforeLast) = try journalWithThreeRecordsAndEarlierBytes(in: directory)
+    let after = try directory.bytes(directory.journal)
+    try directory.write(
+        beforeLast + after[beforeLast.count..<length(offsets, after.count)], to: directory.journal)
     return (records, offsets)
 }
 
@@ -59,9 +84,8 @@ struct JournalRecoveryTests {
     @Test("A truncated last record is cut off with a warning naming the file and offset")
     func truncatedTail() throws {
         let directory = try StateDirectory()
-        let (records, offsets) = try journalWithThreeRecords(in: directory)
-        let bytes = try directory.bytes(directory.journal)
-        try directory.write(Array(bytes.dropLast(5)), to: directory.journal)
+        // A crash inside the third append: 5 bytes of its record never written, nor its witness.
+        let (records, offsets) = try tornThirdAppend(in: directory) { _, size in size - 5 }
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
         // Issue 10 item 6: a WARNING, and a copy of what was cut.
@@ -75,9 +99,7 @@ struct JournalRecoveryTests {
     @Test("A record cut inside its 9-byte header is an incomplete tail too")
     func truncatedHeader() throws {
         let directory = try StateDirectory()
-        let (_, offsets) = try journalWithThreeRecords(in: directory)
-        let bytes = try directory.bytes(directory.journal)
-        try directory.write(Array(bytes.prefix(offsets[2] + 4)), to: directory.journal)
+        let (_, offsets) = try tornThirdAppend(in: directory) { offsets, _ in offsets[2] + 4 }
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries.count == 2)
         #expect(
@@ -94,13 +116,18 @@ struct JournalRecoveryTests {
         try directory.write(bytes, to: directory.journal)
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
-        // Issue 10 item 6: a complete record that fails its checksum is told apart from a torn one.
+        // Issue 10 item 6: a complete record that fails its checksum is told apart from a torn one;
+        // the commit witness (format 5) says its bytes were committed: the size after the third
+        // append, which the record's end is.
+        let committed = bytes.count
+        let copy = "\(directory.journal).damaged-20261129T151733Z"
         #expect(
             lines == [
-                "WARNING: \(directory.journal): complete last record at byte offset \(offsets[2]) fails its checksum (damaged after it was written; an acknowledged change may be lost); truncated the file to \(offsets[2]) bytes, keeping 2 records; the damaged file is kept as \(directory.journal).damaged-20261129T151733Z"
+                "WARNING: \(directory.journal): complete last record at byte offset \(offsets[2]) fails its checksum (damaged after it was written; an acknowledged change may be lost); truncated the file to \(offsets[2]) bytes, keeping 2 records; the damaged file is kept as \(copy)",
+                "WARNING: \(directory.journal): its whole records end at byte \(offsets[2]), but its commit witness says \(committed) bytes were committed (\(committed - offsets[2]) bytes missing, next id 4); only records of the last commit are missing: the file was cut after it was made durable (acknowledged changes lost), or the machine stopped during that commit's fsync (then they were never acknowledged); the damaged file is kept as \(copy)",
             ])
         #expect(try directory.bytes(directory.journal).count == offsets[2])
-        // A second recovery finds a clean file.
+        // A second recovery finds a clean file: the witness was rewritten to the cut length.
         let (again, quiet) = try recover(directory)
         #expect(again?.entries.count == 2)
         #expect(quiet.isEmpty)

@@ -76,7 +76,7 @@ struct StoreRecoveryPolicyTests {
         #expect(try FileStore(directory: directory.path, bootID: "boot-a").load { _ in }.snapshot == engine.snapshot)
     }
 
-    @Test("A format 2 journal (no high-water mark, no extension trailer) is read and rewritten as format 4")
+    @Test("A format 2 journal (no high-water mark, no extension trailer) is read and rewritten as format 5")
     func versionTwoUpgrade() throws {
         let directory = try StateDirectory()
         var engine = TimerEngine(clock: ManualClock(wall: policyTime))
@@ -94,7 +94,7 @@ struct StoreRecoveryPolicyTests {
         #expect(loaded.snapshot.timers == [record])
         try store.commit(EngineChanges(nextID: loaded.snapshot.nextID), durability: .synchronous) { loaded.snapshot }
         for file in [store.snapshotPath, directory.journal] {
-            #expect(try directory.bytes(file)[8..<12] == [4, 0, 0, 0])  // format version 4, little-endian
+            #expect(try directory.bytes(file)[8..<12] == [5, 0, 0, 0])  // format version 5, little-endian
         }
     }
 
@@ -164,6 +164,15 @@ struct StoreRecoveryPolicyTests {
         #expect(!durable.timers.contains { $0.state.isLive && $0.name != "kept" })  // the refused start is not durable
         #expect(durable.timers.first == durableBefore.timers.first)
         #expect(try directory.bytes(mountPoint + "/journal").count >= sizeBefore)
+        // The journal as the refusal left it reads back whole and quiet: its records end where its
+        // commit witness says (Journal.append writes the records before the witness, so the refused
+        // batch failed before its witness was written, and was cut off), so a crash now would not
+        // report a loss that never happened.
+        var lines: [String] = []
+        let found = try Journal.recover(at: mountPoint + "/journal", now: policyTime) { lines.append($0) }
+        #expect(lines.isEmpty)
+        #expect(found?.isIntact == true)
+        #expect(found?.witness?.committedLength == UInt64(try directory.bytes(mountPoint + "/journal").count))
         try FileManager.default.removeItem(atPath: mountPoint + "/filler")
         var rebuilt = TimerEngine(clock: ManualClock(wall: policyTime))
         _ = rebuilt.restore(durable, sameBoot: true)

@@ -32,6 +32,22 @@ enum FileIO {
         }
     }
 
+    /// Writes all of `bytes` at byte `offset` of the file (man pwrite(2); a short write is
+    /// continued). The descriptor must not be opened with `O_APPEND`: Linux then appends whatever
+    /// offset is given (man pwrite(2), BUGS).
+    ///
+    /// - Throws: ``SystemError`` from `pwrite` (`ENOSPC`, `EIO` …).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = try bytes[written...].withUnsafeBytes { raw in
+                try Syscall.retrying(
+                    "pwrite \(path)", { Glibc.pwrite(fd, raw.baseAddress, raw.count, off_t(offset + written)) })
+            }
+            written += count
+        }
+    }
+
     /// Flushes the file's data and metadata to the device (man fsync(2)).
     ///
     /// - Throws: ``SystemError`` from `fsync`.
@@ -59,6 +75,17 @@ enum FileIO {
         try sync(fd, path: path)
     }
 
+    /// Writes `bytes` over the file at `path` from byte `offset` on and makes that durable (man
+    /// pwrite(2), fsync(2)).
+    ///
+    /// - Throws: ``SystemError`` from `open`, `pwrite` or `fsync`.
+    static func overwrite(_ path: String, with bytes: [UInt8], at offset: Int) throws {
+        let fd = try Syscall.retrying("open \(path)", { open(path, O_WRONLY | O_CLOEXEC) })
+        defer { Syscall.close(fd) }
+        try writeAll(fd, bytes, at: offset, path: path)
+        try sync(fd, path: path)
+    }
+
     /// Replaces the file at `path` atomically with `bytes`: write `path.tmp`, `fsync` it, `rename` it
     /// over `path`, `fsync` the directory (man rename(2): the rename is atomic; a crash leaves
     /// either the old or the new file, at worst plus a stale `path.tmp`, which readers ignore).
@@ -67,7 +94,8 @@ enum FileIO {
     ///   - bytes: the new content.
     ///   - path: the file to replace.
     ///   - directory: the directory holding it.
-    ///   - keepOpen: return the new file open for appending instead of closing it.
+    ///   - keepOpen: return the new file open for writing (without `O_APPEND`, so that `pwrite`
+    ///     can rewrite a place inside it; ``writeAll(_:_:at:path:)``) instead of closing it.
     /// - Returns: the open descriptor when `keepOpen`, else `nil`.
     /// - Throws: ``SystemError`` from `open`, `write`, `fsync` or `rename`; `path` is then unchanged.
     @discardableResult
@@ -75,7 +103,7 @@ enum FileIO {
         throws -> Int32?
     {
         let temporary = path + ".tmp"
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (keepOpen ? O_APPEND : 0)
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         let fd = try Syscall.retrying("open \(temporary)", { open(temporary, flags, 0o600) })
         do {
             try writeAll(fd, bytes, path: temporary)

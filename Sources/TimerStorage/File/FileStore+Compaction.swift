@@ -84,7 +84,7 @@ extension FileStore {
         let begin = JournalBegin(generation: next, bootID: bootID, idHighWater: mark)
         let payload = SnapshotPayload(bootID: bootID, journalGeneration: next, idHighWater: mark, engine: snapshot)
         if !FileIO.exists(snapshotPath) && !FileIO.exists(journalPath) {
-            let created = try Journal.create(at: journalPath, in: directory, begin: begin)
+            let created = try Journal.create(at: journalPath, in: directory, begin: begin, nextID: snapshot.nextID)
             try SnapshotFile.write(payload, to: snapshotPath, in: directory)
             journal = created
         } else {
@@ -92,7 +92,7 @@ extension FileStore {
             generation = next
             journal = nil
             isJournalUnusable = true
-            journal = try Journal.create(at: journalPath, in: directory, begin: begin)
+            journal = try Journal.create(at: journalPath, in: directory, begin: begin, nextID: snapshot.nextID)
         }
         generation = next
         idHighWater = mark

@@ -21,7 +21,9 @@ extension FileStore {
             if let journal, journal.begin.generation == generation {
                 let bytes = try FileIO.readAll(journal.path)
                 var entries: [JournalEntry] = []
-                if case .record(.begin, _, var offset) = RecordFormat.parse(bytes, at: RecordFormat.headerSize) {
+                if case .record(.begin, _, let beginEnd) = RecordFormat.parse(bytes, at: RecordFormat.headerSize) {
+                    // Change records follow the witness slots (format 5).
+                    var offset = journal.version >= 5 ? journal.recordsStart : beginEnd
                     let end = min(bytes.count, journal.size)
                     while offset < end,
                         case .record(let kind, let payload, let next) = RecordFormat.parse(bytes, at: offset),

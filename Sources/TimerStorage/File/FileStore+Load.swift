@@ -97,7 +97,10 @@ extension FileStore {
                 compactionReason = compactionReason ?? "stale journal"
             } else {
                 timers = Self.replay(recovered, over: timers, nextID: &nextID, log: log)
-                marks += [recovered.begin.idHighWater].compactMap { $0 }
+                // The witness's next id is exact after an intact load; after a cut it keeps the ids of
+                // the cut records from being handed out again.
+                nextID = max(nextID, recovered.witness?.nextID ?? 0)
+                marks += [recovered.begin.idHighWater, recovered.witness?.nextID].compactMap { $0 }
                 stateBootID = recovered.begin.bootID
                 generation = max(generation, recovered.begin.generation)
                 if !recovered.isIntact {

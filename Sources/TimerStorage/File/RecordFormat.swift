@@ -7,7 +7,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 0–7 | magic: `TMRDJRNL` (journal) or `TMRDSNAP` (snapshot) |
-/// | 8–11 | format version, `UInt32`: 4 (timers with the extension trailer), 3 (binary payloads with the id high-water mark), or 2 |
+/// | 8–11 | format version, `UInt32`: 5 (a journal's begin record is followed by its two commit witness slots), 4 (timers with the extension trailer), 3 (binary payloads with the id high-water mark), or 2 |
 /// | 12–15 | CRC-32C of bytes 0–11 |
 ///
 /// Record, 9 bytes of header and the payload:
@@ -22,12 +22,15 @@
 /// The length is inside the checksum, so a damaged length is caught like damaged data.
 enum RecordFormat {
     /// The format version this code writes: binary payloads whose begin and snapshot records carry
-    /// the id high-water mark, and whose timers end with the extension trailer (``RecordPayload``).
-    static let version: UInt32 = 4
-    /// The format versions this code reads: 4, 3 (no extension trailer) and 2 (no high-water mark
-    /// either); an older file is upgraded by the first compaction. Version 1 (JSON payloads) was written only by development builds before the
-    /// first release and is not read (CHANGELOG.md).
-    static let readableVersions: ClosedRange<UInt32> = 2...4
+    /// the id high-water mark, whose timers end with the extension trailer (``RecordPayload``), and
+    /// whose journals hold two commit witness slots right after the begin record (``CommitWitness``,
+    /// docs/durability.md). A version 5 snapshot is laid out as a version 4 one.
+    static let version: UInt32 = 5
+    /// The format versions this code reads: 5, 4 (no commit witness), 3 (no extension trailer either)
+    /// and 2 (no high-water mark either); an older file is upgraded by the first compaction. Version 1
+    /// (JSON payloads) was written only by development builds before the first release and is not
+    /// read (CHANGELOG.md).
+    static let readableVersions: ClosedRange<UInt32> = 2...5
     /// Bytes in the file header.
     static let headerSize = 16
     /// Bytes before a record's payload.
@@ -65,7 +68,7 @@ enum RecordFormat {
             case .wrongMagic: return "wrong magic bytes"
             case .badChecksum: return "header checksum mismatch"
             case .unsupportedVersion(let version):
-                return "format version \(version); this timerd reads versions 2, 3 and 4"
+                return "format version \(version); this timerd reads versions 2 to 5"
             }
         }
     }
@@ -169,6 +172,9 @@ enum RecordKind: UInt8, Sendable {
     case removed = 3
     /// The engine's next id, when it moved: `UInt64`.
     case nextID = 4
+    /// A journal's commit witness (format 5; ``CommitWitness``): in two fixed slots right after
+    /// the begin record, rewritten in place at every commit.
+    case witness = 5
     /// The snapshot's single record: ``SnapshotPayload``.
     case snapshot = 16
 }

@@ -30,7 +30,7 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Writing (format version 4)
+    // MARK: - Writing (format version 5)
 
     /// A begin record's payload.
     static func encode(_ begin: JournalBegin) -> [UInt8] {
@@ -78,7 +78,7 @@ enum RecordPayload {
         }
     }
 
-    // MARK: - Reading (format versions 2, 3 and 4)
+    // MARK: - Reading (format versions 2 to 5)
 
     /// Reads a begin record's payload of a file in format `version`.
     ///
@@ -120,7 +120,7 @@ enum RecordPayload {
         case .nextID:
             return .nextID(
                 try binary(payload) { reader throws(BinaryReader.Problem) in try reader.readUInt64("nextID") })
-        case .begin, .snapshot: return nil
+        case .begin, .snapshot, .witness: return nil
         }
     }
 
