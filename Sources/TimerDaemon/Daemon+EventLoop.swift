@@ -93,7 +93,9 @@ extension Daemon {
         bootTimer.drain()
         armedDeadline = nil
         let (endings, wakeups) = service.fireDueTimers()
-        if !endings.isEmpty { stateIsDirty = true }
+        // A recurring timer's elapse changes its record (count, last elapse, next elapse) without
+        // ending it: saved too, so that a restart neither rings that elapse again nor loses the count.
+        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
         collectNotifications()

@@ -114,6 +114,33 @@ struct TimerEngineRecurrenceTests {
         #expect(status.recurrence?.lastResult == .exited(0))
     }
 
+    /// Found by trying the merged daemon: a series whose expression never elapses again ended
+    /// without running the action of its last elapse (the end of a series runs none, and the last
+    /// elapse took the ending path before scheduling its own).
+    @Test("The last elapse of a series that ends runs its action once; the end itself runs none")
+    func lastElapseRunsAction() throws {
+        var (engine, clock) = makeEngine(wall: nine.addingTimeInterval(5))
+        let action = TimerAction(command: "true", notify: false, workingDirectory: "/", environment: [])
+        // Two instants, 09:10 and 09:20 on 2026-11-29 (the test's day), then never again.
+        _ = try engine.start(recurring: calendar("2026-11-29 09:10,20:00"), name: "twice", action: action)
+        _ = engine.takeEvents()
+        var triggers: [TimerAction.Trigger] = []
+        for _ in 0..<2 {
+            _ = drive(&engine, clock, forSeconds: 600)
+            for due in engine.takeDueActions() {
+                triggers.append(due.trigger)
+                engine.recordActionOutcome(timer: due.timerID, kind: due.kind, outcome: .exited(0))
+            }
+        }
+        #expect(triggers == [.elapsed, .elapsed])
+        let status = try engine.status(.name("twice"))
+        #expect(status.state == .finished)
+        #expect(status.recurrence?.recurrence.elapseCount == 2)
+        #expect(iso(status.recurrence?.recurrence.lastElapse) == "2026-11-29T09:20:00.000Z")
+        _ = drive(&engine, clock, forSeconds: 600)
+        #expect(engine.takeDueActions().isEmpty)
+    }
+
     @Test("--every 90s rings 40 times in an hour, each 90 s after the one before, on the boot-time clock")
     func everyOnTime() throws {
         var (engine, clock) = makeEngine(wall: nine)

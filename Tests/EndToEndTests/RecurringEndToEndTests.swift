@@ -67,6 +67,46 @@ struct RecurringEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    /// Found by trying the merged daemon: without an action nothing marked an elapse for saving, so
+    /// after `kill -9` the restarted timerd had the record as of the start (count 0) and rang the
+    /// last elapse again as a catch-up. Each elapse is saved now: after SIGKILL right after an elapse,
+    /// the count and the last elapse are as before the kill, and over the whole run every even
+    /// second is accounted for exactly once.
+    @Test("Without an action, each elapse is saved: SIGKILL right after one neither rings it again nor loses the count")
+    func elapseSavedWithoutAction() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(harness.ctl(["start", "--on", "*:*:0/2", "--name", "bare"]).status == 0)
+        let firstElapse = try #require(
+            try status(harness, "bare").recurrence?.nextElapse.flatMap { ISO8601.date(from: $0) })
+        // Wait for the second elapse, then kill at once (the next one is 2 s away).
+        var before = try status(harness, "bare").recurrence
+        let deadline = firstElapse.addingTimeInterval(6)
+        while Date() < deadline, (before?.elapseCount ?? 0) < 2 {
+            usleep(20_000)
+            before = try status(harness, "bare").recurrence
+        }
+        let counted = try #require(before?.elapseCount)
+        #expect(counted >= 2)
+        let lastBefore = try #require(before?.lastElapse)
+        harness.stopDaemon(signal: SIGKILL)
+        try harness.startDaemon()
+        let after = try #require(try status(harness, "bare").recurrence)
+        #expect(after.elapseCount >= counted, "count before the kill \(counted), after \(after.elapseCount)")
+        #expect((after.lastElapse ?? "") >= lastBefore, "last elapse \(lastBefore) before, \(after)")
+        // Let on-time elapses go on, then stop: every even second from the first elapse to the last is
+        // counted once (rung on time, or folded into a catch-up's `missed`), none twice.
+        Thread.sleep(forTimeInterval: 9)
+        let stopped = harness.ctl(["stop", "bare", "--json"])
+        #expect(stopped.status == 0, "\(stopped)")
+        let info = try JSONDecoder().decode(TimerInfo.self, from: Data(stopped.stdout.utf8))
+        let recurrence = try #require(info.recurrence)
+        let lastElapse = try #require(recurrence.lastElapse.flatMap { ISO8601.date(from: $0) })
+        let instants = Int((lastElapse.timeIntervalSince(firstElapse) / 2).rounded()) + 1
+        #expect(recurrence.elapseCount == instants, "\(harness.log())")
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("Replacing the zone file re-times a timer that follows the system zone; an explicit zone stays")
     func zoneChange() throws {
         let harness = try Harness()

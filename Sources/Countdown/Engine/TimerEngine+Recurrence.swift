@@ -377,6 +377,9 @@ extension TimerEngine {
             // `minimumInterval` after this firing.
             let base = max(wall, latest ?? wall)
             guard let next = expression.nextElapse(after: base, defaultZone: zone) else {
+                // The last elapse of a series runs its actions like every other one; the end that
+                // follows runs none (`end(_:as:at:wall:reportedAs:)`).
+                if let ring { scheduleRecurringActions(of: &record, trigger: ring.trigger) }
                 timers[id] = record
                 if let ring { report(ring, record: record, now: now, wall: wall) }
                 return end(id, as: .finished, at: now, wall: wall)
