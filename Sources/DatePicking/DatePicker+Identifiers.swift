@@ -24,8 +24,13 @@ extension DatePicker {
     /// Foundation reads: 1–4 digits (`GMT+5`, `GMT+0530`) or 1–2 digits, `:`, 2 digits (`GMT+05:30`).
     /// Any other name must have only digits after a `:` (no IANA name has a `:`).
     ///
+    /// Public so that a program can check its own `TZ` before Foundation reads it for
+    /// `TimeZone.current` (timerd and timerpick do, and use UTC with a warning instead).
+    ///
+    /// - Parameter identifier: a zone name or `TZ` value without its leading `:`.
+    /// - Returns: `false` for a name Foundation would trap on; `true` does not mean the name is known.
     /// - Complexity: O(n) in the name's UTF-8 length.
-    static func isSafeZoneIdentifier(_ identifier: String) -> Bool {
+    public static func isSafeZoneIdentifier(_ identifier: String) -> Bool {
         let bytes = Array(identifier.utf8)
         let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
         if bytes.count > 3, bytes[0..<3] == ArraySlice("GMT".utf8) || bytes[0..<3] == ArraySlice("UTC".utf8),

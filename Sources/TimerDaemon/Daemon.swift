@@ -163,7 +163,7 @@ public final class Daemon {
         // Calendar timers that follow the system zone read it from here (re-timed at the restore
         // when it changed while timerd was down, and when the file changes; docs/calendar.md).
         zonePath = SystemZone.path(environment: environment)
-        zoneTZ = environment["TZ"]
+        zoneTZ = UnsafeTZ.original ?? environment["TZ"]
         let systemZone = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
         if let warning = systemZone.warning { log("warning: \(warning)") }
         engine.systemTimeZone = systemZone.zone

@@ -16,6 +16,8 @@ public enum DaemonCommand {
     ///   1 when the daemon cannot start (socket in use, unusable directory, unreadable state, a bad
     ///   passed socket).
     public static func main(_ arguments: [String]) -> Int32 {
+        // Before anything reads TimeZone.current (the engine does): a TZ Foundation traps on becomes UTC.
+        _ = UnsafeTZ.original
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(arguments)

@@ -1,4 +1,6 @@
+import DatePicking
 import Foundation
+import Glibc
 import TimerSystem
 
 /// The system's time zone as the C library reads it (tzset(3)): `TZ` when set, else the TZif file
@@ -47,4 +49,20 @@ enum SystemZone {
         }
         return nil
     }
+}
+
+/// timerd's own `TZ` when it names an offset Foundation traps on (`GMT-05:-0`: `TimeZone.current`
+/// would kill the daemon with SIGILL before it could say why). Reading this the first time replaces
+/// such a `TZ` by `UTC` in the process environment, before anything asks Foundation for the current
+/// zone, and keeps the original so that ``SystemZone/detect(tz:localtime:)`` warns about it; `nil`
+/// when `TZ` is unset or harmless.
+enum UnsafeTZ {
+    static let original: String? = {
+        guard let raw = getenv("TZ") else { return nil }
+        let tz = String(cString: raw)
+        let spec = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+        guard !DatePicker.isSafeZoneIdentifier(spec) else { return nil }
+        setenv("TZ", "UTC", 1)
+        return tz
+    }()
 }

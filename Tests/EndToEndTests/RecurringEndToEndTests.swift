@@ -107,6 +107,26 @@ struct RecurringEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    /// Found by trying the merged daemon: Foundation traps (SIGILL) in `TimeZone.current` on a `TZ`
+    /// such as `GMT-05:-0` (the `calendar` fuzz target's finding), which killed timerd at start-up
+    /// and `timerctl calendar` (timerpick). Both now use UTC and say why, as for any unknown `TZ`.
+    @Test("TZ=GMT-05:-0 (an offset Foundation traps on) starts timerd and timerctl calendar with UTC and a warning")
+    func trappingTZ() throws {
+        let harness = try Harness()
+        try harness.startDaemon(environment: ["TZ": "GMT-05:-0"])
+        #expect(harness.ctl(["ping"]).status == 0)
+        #expect(harness.log().contains(#"warning: TZ="GMT-05:-0" names no time zone this system knows; using UTC"#))
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "GMT-05:-0"
+        let calendar = Harness.run(
+            Harness.timerctl, ["calendar", "--base-time", "2026-12-01T12:00:00Z", "07:00"], environment: environment)
+        #expect(calendar.status == 0, "\(calendar)")
+        // 07:00 in UTC after 12:00 UTC on 2026-12-01 (as `TZ=UTC systemd-analyze calendar` gives it).
+        #expect(calendar.stdout.contains("Next elapse: Wed 2026-12-02 07:00:00 UTC"), "\(calendar)")
+        #expect(calendar.stderr.contains(#"TZ="GMT-05:-0" names no time zone this system knows; using UTC"#))
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("Replacing the zone file re-times a timer that follows the system zone; an explicit zone stays")
     func zoneChange() throws {
         let harness = try Harness()
