@@ -245,13 +245,24 @@ extension SharedHost {
             let live = try withQueue { queue throws(PostgresError) in try queue.liveCount(owner: context.uid) }
             if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
         }
-        let row: SharedTimerRow = try withQueue { queue throws(PostgresError) in
-            let id = try queue.start(
-                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)
-            guard let row = try queue.timer(id: id, owner: context.uid) else {
-                throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
+        let row: SharedTimerRow
+        do {
+            row = try withQueue { queue throws(PostgresError) in
+                let id = try queue.start(
+                    owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)
+                guard let row = try queue.timer(id: id, owner: context.uid) else {
+                    throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
+                }
+                return row
             }
-            return row
+        } catch {
+            guard case .constraint(_, let constraint, _) = error, constraint == "timerd_timers_live_name", let name
+            else { throw error }
+            // The name is taken by a live timer of this owner (on any host): the one-host daemon's error.
+            let holder = try? withQueue { queue throws(PostgresError) in
+                try queue.timer(named: name, owner: context.uid)
+            }
+            throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
         }
         changedThisTurn = true
         outcome.event =

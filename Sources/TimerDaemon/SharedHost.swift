@@ -204,7 +204,9 @@ final class SharedHost {
             lastFailure = "\(error)"
             if case .unavailable(let message) = error { lastFailure = message }
             reconnectAt = now + reconnectBackoff
-            reconnectBackoff = min(reconnectBackoff * 2, 10_000_000_000)
+            // At most one attempt a second: a request after the database is back is served within
+            // about a second (with 10 s, requests failed for up to 10 s after the database was back).
+            reconnectBackoff = min(reconnectBackoff * 2, 1_000_000_000)
             throw error
         }
     }
