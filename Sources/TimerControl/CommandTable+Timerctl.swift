@@ -289,7 +289,9 @@ extension CommandTable {
             OptionSpec(["--skip-missed"], help: "with --on/--every: drop elapses missed while suspended, off or down"),
             OptionSpec(
                 ["--randomized-delay"], .value(ValueSpec("DURATION", .duration)), repetition: .rejected,
-                help: "with --on/--every: delay each elapse by a fixed random part of DURATION; spreads catch-ups"),
+                help:
+                    "with --on: delay each elapse by a fixed random part of DURATION; "
+                    + "--on/--every: spread catch-ups over it"),
         ],
         usages: [
             Usage(
