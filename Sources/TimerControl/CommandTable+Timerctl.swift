@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: one declarative table (every command, option, usage and help line of
+// timerctl as data, no logic); splitting it would scatter what ManPageTests compares with the man page.
 import CommandLineTable
 
 extension CommandTable {

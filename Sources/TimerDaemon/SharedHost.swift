@@ -413,17 +413,11 @@ final class SharedHost {
     /// Refuses one more wait or subscription past ``waitLimits`` (the one-host daemon's rule and
     /// messages, `-32004`), else counts it.
     func admit(_ context: RequestContext) throws {
-        if waitsPerConnection[context.connection, default: 0] >= waitLimits.perConnection {
-            throw RPCError(
-                .quotaExceeded,
-                "this connection has \(waitLimits.perConnection) pending waits, the limit per connection; "
-                    + "wait for some to end or use another connection")
-        }
-        if !context.seesAll, waitsPerUser[context.uid, default: 0] >= waitLimits.perUser {
-            throw RPCError(
-                .quotaExceeded,
-                "uid \(context.uid) has \(waitLimits.perUser) pending waits, the limit per user; "
-                    + "wait for some to end first")
+        if let refusal = waitLimits.refusal(
+            connectionWaits: waitsPerConnection[context.connection, default: 0],
+            userWaits: waitsPerUser[context.uid, default: 0], context: context)
+        {
+            throw refusal
         }
         waitsPerConnection[context.connection, default: 0] += 1
         waitsPerUser[context.uid, default: 0] += 1

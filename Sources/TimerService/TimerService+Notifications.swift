@@ -97,7 +97,18 @@ extension TimerService {
         text.integer(Int64(clamping: seq))
         members.append(("seq", text.bytes))
         members.append(("timer", try json(event.timer)))
-        members.sort { $0.key < $1.key }
+        return Self.notificationLine(members: members)
+    }
+
+    /// The `timer.event` notification line with `members` (each already JSON) as its params, in key
+    /// order, as JSONEncoder with sorted keys writes them; shared by the one-host service and the
+    /// shared (PostgreSQL) host, so both send the same bytes.
+    ///
+    /// - Parameter members: the params' members: keys and their JSON values, in any order.
+    /// - Returns: the line, without the newline.
+    /// - Complexity: O(m log m + n) for m members of n bytes in all.
+    package static func notificationLine(members: [(key: String, json: [UInt8])]) -> [UInt8] {
+        let members = members.sorted { $0.key < $1.key }
         var writer = JSONBytesWriter(capacity: members.reduce(80) { $0 + $1.key.utf8.count + $1.json.count + 4 })
         writer.raw(#"{"jsonrpc":"2.0","method":"timer.event","params":{"#)
         for (index, member) in members.enumerated() {

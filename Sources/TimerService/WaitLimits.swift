@@ -26,6 +26,31 @@ public struct WaitLimits: Sendable, Hashable {
     }
 }
 
+extension WaitLimits {
+    /// The `-32004` refusal of one more wait (or subscription) by `context`, or `nil` when it is
+    /// admitted: the rule of the one-host service and of the shared (PostgreSQL) host alike.
+    ///
+    /// - Parameters:
+    ///   - connectionWaits: the waits pending on the requester's connection.
+    ///   - userWaits: the waits pending for the requester's uid (not checked for root's requests).
+    ///   - context: who asks.
+    /// - Returns: the error to answer, naming the limit, or `nil`.
+    package func refusal(connectionWaits: Int, userWaits: Int, context: RequestContext) -> RPCError? {
+        if connectionWaits >= perConnection {
+            return RPCError(
+                .quotaExceeded,
+                "this connection has \(perConnection) pending waits, the limit per connection; "
+                    + "wait for some to end or use another connection")
+        }
+        if !context.seesAll, userWaits >= perUser {
+            return RPCError(
+                .quotaExceeded,
+                "uid \(context.uid) has \(perUser) pending waits, the limit per user; wait for some to end first")
+        }
+        return nil
+    }
+}
+
 /// One pending `timer.wait`: the request id its reply answers under and who it counts against.
 struct PendingWait: Sendable {
     /// The request's id.
@@ -42,17 +67,11 @@ extension TimerService {
     /// - Parameter context: who asks to wait.
     /// - Throws: ``RPCError`` with `RPCErrorCode/quotaExceeded`.
     func checkWaitLimits(for context: RequestContext) throws(RPCError) {
-        if waitsPerConnection[context.connection, default: 0] >= waitLimits.perConnection {
-            throw RPCError(
-                .quotaExceeded,
-                "this connection has \(waitLimits.perConnection) pending waits, the limit per connection; "
-                    + "wait for some to end or use another connection")
-        }
-        if !context.seesAll, waitsPerUser[context.uid, default: 0] >= waitLimits.perUser {
-            throw RPCError(
-                .quotaExceeded,
-                "uid \(context.uid) has \(waitLimits.perUser) pending waits, the limit per user; "
-                    + "wait for some to end first")
+        if let refusal = waitLimits.refusal(
+            connectionWaits: waitsPerConnection[context.connection, default: 0],
+            userWaits: waitsPerUser[context.uid, default: 0], context: context)
+        {
+            throw refusal
         }
     }
 

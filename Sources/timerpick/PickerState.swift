@@ -139,7 +139,8 @@ struct PickerState {
     }
 
     /// `date` as `yyyy-MM-dd'T'HH:mm:ssXXXXX` in `timeZone`, Gregorian and POSIX digits whatever the picker's
-    /// locale and calendar (ISO 8601 is Gregorian with ASCII digits).
+    /// locale and calendar (ISO 8601 is Gregorian with ASCII digits). `XXXXX` is Unicode TR 35's ISO 8601
+    /// offset field (`+01:00`, or `Z` for UTC), not a to-do marker.
     static func iso8601(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: `ringRecurring` is one decision (on time, catch-up or skipped; calendar or
+// `--every`) whose halves share this file's private helpers (`Ring`, `apply`, `report`); split across
+// files they would have to become internal to the whole engine.
 import CalendarEvents
 import Foundation
 import TimerModel

@@ -1,0 +1,145 @@
+import Countdown
+import Foundation
+import TimerModel
+import TimerPostgres
+import TimerProtocol
+import TimerService
+import TimerSystem
+
+/// The wire form of shared mode: a row becomes the one-host daemon's `TimerInfo` (same members, same
+/// progress rules, checked by SharedWireShapeTests), and an outbox row a `timer.event` notification.
+extension SharedHost {
+    /// `3 ("tea")` or `3`.
+    static func label(_ row: SharedTimerRow) -> String {
+        row.name.map { "\(row.id) (\"\($0)\")" } ?? String(row.id)
+    }
+
+    /// A timer as the protocol sends it, with the engine's rules for progress (`TimerRecord.snapshot`):
+    /// milliseconds as units, each step's units rounded up, a group's total the sum of its steps'.
+    static func info(_ row: SharedTimerRow) -> TimerInfo {
+        let segments = row.segmentsNanoseconds
+        let total = segments.reduce(0, +)
+        let elapsed = row.elapsedNanoseconds
+        let state = TimerState(rawValue: row.state) ?? .stopped
+        func units(_ nanoseconds: Int64) -> Int64 { nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1) }
+        var progress: ProgressSnapshot
+        var children: [TimerInfo]?
+        var currentChild: Int?
+        if segments.count <= 1 {
+            var tree = ProgressTree(totalUnitCount: units(total))
+            tree.completedUnitCount = state == .finished ? units(total) : elapsed / 1_000_000
+            if state == .stopped { tree.cancel() }
+            if state == .paused { tree.pause() }
+            progress = tree.snapshot
+        } else {
+            var tree = ProgressTree(totalUnitCount: segments.reduce(Int64(0)) { $0 + units($1) })
+            var rows: [(state: TimerState, duration: Double, remaining: Double, elapsed: Double)] = []
+            var offset: Int64 = 0
+            for (index, segment) in segments.enumerated() {
+                let childElapsed = min(max(0, elapsed - offset), segment)
+                let childDone = state == .finished || childElapsed == segment
+                let childState: TimerState
+                if childDone {
+                    childState = .finished
+                } else if state == .stopped {
+                    childState = .stopped
+                } else if currentChild == nil {
+                    childState = state
+                    currentChild = index
+                } else {
+                    childState = .pending
+                }
+                tree.addChild(ProgressTree(totalUnitCount: units(segment)), withPendingUnitCount: units(segment))
+                tree.updateChild(at: index) { child in
+                    child.completedUnitCount = childDone ? units(segment) : childElapsed / 1_000_000
+                }
+                rows.append(
+                    (
+                        childState, Double(segment) / 1e9, Double(segment - childElapsed) / 1e9,
+                        Double(childElapsed) / 1e9
+                    ))
+                offset += segment
+            }
+            if state == .stopped { tree.cancel() }
+            if state == .paused { tree.pause() }
+            progress = tree.snapshot
+            children = rows.enumerated().map { index, child in
+                TimerInfo(
+                    id: "\(row.id).\(index + 1)", name: nil, state: child.state, duration: child.duration,
+                    remaining: child.remaining, elapsed: child.elapsed, progress: tree.children[index].node.snapshot)
+            }
+        }
+        return TimerInfo(
+            // The engine's duration is the sum of the steps' seconds, added in order (so 0.3 × 3
+            // is 0.8999999999999999 there, and here too).
+            id: String(row.id), name: row.name, state: state,
+            duration: segments.reduce(0.0) { $0 + Double($1) / 1e9 },
+            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9, elapsed: Double(elapsed) / 1e9,
+            progress: progress, createdAt: row.createdAt, startedAt: row.createdAt, endedAt: row.endedAt,
+            endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
+            children: children)
+    }
+
+    /// One timer's JSON.
+    static func json(_ row: SharedTimerRow) throws -> [UInt8] {
+        var writer = JSONBytesWriter()
+        try info(row).write(to: &writer)
+        return writer.bytes
+    }
+
+    /// An array of timers' JSON.
+    static func json(_ rows: [SharedTimerRow]) throws -> [UInt8] {
+        var writer = JSONBytesWriter(capacity: 512 * rows.count + 2)
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            try info(row).write(to: &writer)
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        return writer.bytes
+    }
+
+    /// The `timer.event` notification of an outbox row, in the one-host daemon's form
+    /// (`TimerService.notificationLine`): `at`, `event`, `seq`, `timer`, and `child` for `step`.
+    static func notificationLine(_ event: SharedEventRow, timer: SharedTimerRow) throws -> [UInt8] {
+        var members: [(key: String, json: [UInt8])] = []
+        var text = JSONBytesWriter(capacity: 48)
+        text.string(event.at)
+        members.append(("at", text.bytes))
+        text = JSONBytesWriter(capacity: 16)
+        text.string(event.kind)
+        members.append(("event", text.bytes))
+        text = JSONBytesWriter(capacity: 24)
+        text.integer(event.seq)
+        members.append(("seq", text.bytes))
+        members.append(("timer", try json(timer)))
+        if event.kind == "step" {
+            text = JSONBytesWriter(capacity: 8)
+            text.integer(Int64(timer.step))
+            members.append(("child", text.bytes))
+        }
+        return TimerService.notificationLine(members: members)
+    }
+
+    /// An action as the request's `action` object (`{"cwd":…,"env":{…},"exec":…,"notify":…}`), the
+    /// form stored with the timer and read again, by the same rules, by the completing host.
+    static func actionJSON(_ action: TimerAction) -> String {
+        var writer = JSONBytesWriter(capacity: 256)
+        writer.raw(#"{"cwd":"#)
+        writer.string(action.workingDirectory)
+        writer.raw(#","env":{"#)
+        for (index, variable) in action.environment.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(variable.name)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.string(variable.value)
+        }
+        writer.raw("}")
+        if let command = action.command {
+            writer.raw(#","exec":"#)
+            writer.string(command)
+        }
+        writer.raw(action.notify ? #","notify":true}"# : #","notify":false}"#)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
