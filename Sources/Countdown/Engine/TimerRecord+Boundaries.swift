@@ -10,7 +10,7 @@ extension TimerRecord {
     /// - Complexity: O(k) for a group of k children.
     func nextWake(at now: BootInstant, stepsChildren: Bool) -> BootInstant? {
         guard let deadline, let runStart else { return nil }
-        guard stepsChildren, case .group(_, let nanoseconds) = segments, nanoseconds.count > 1 else { return deadline }
+        guard stepsChildren, let nanoseconds = groupNanoseconds else { return deadline }
         let elapsed = elapsedNanoseconds(at: now)
         var end: Int64 = 0
         for segment in nanoseconds {
@@ -26,7 +26,7 @@ extension TimerRecord {
     /// - Returns: 0 for a plain timer.
     /// - Complexity: O(k) for a group of k children.
     func childIndex(atElapsed elapsed: Int64) -> Int {
-        guard case .group(_, let nanoseconds) = segments, nanoseconds.count > 1 else { return 0 }
+        guard let nanoseconds = groupNanoseconds else { return 0 }
         var end: Int64 = 0
         for (index, segment) in nanoseconds.enumerated() {
             end = end.addingReportingOverflow(segment).partialValue
@@ -39,9 +39,7 @@ extension TimerRecord {
 extension TimerRecord {
     /// How many durations the timer has: 1 for a plain timer, the group's size otherwise.
     var segmentCount: Int {
-        switch segments {
-        case .single: return 1
-        case .group(_, let nanoseconds): return nanoseconds.count
-        }
+        guard case .group(_, let nanoseconds)? = spill?.rare.segments else { return 1 }
+        return nanoseconds.count
     }
 }

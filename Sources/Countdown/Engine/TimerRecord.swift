@@ -12,11 +12,88 @@ import TimerModel
 /// Counting: `elapsed(at:) = accumulatedNanoseconds + (now - runStart)` while running, and
 /// `accumulatedNanoseconds` while paused or ended. The deadline of a running timer is
 /// `runStart + totalNanoseconds - accumulatedNanoseconds` on the boot-time clock.
+///
+/// Layout (issue 11, docs/performance.md "Issue 11, fourth round"): 64 bytes. What every timer has
+/// is stored inline: the id, owner, state, the counts in nanoseconds, the creation instant and one
+/// wall-clock slot that holds `runStartWall` while running and `endedAt` once ended (a timer is
+/// never both in the common case). What few timers have (a name, a group's durations, durations in
+/// seconds that do not follow from the nanoseconds, a `startedAt` other than `createdAt`, an
+/// absolute deadline, extensions) lives in one shared, immutable ``Spill`` box, `nil` for a plain
+/// timer, replaced (never mutated) when one of those values changes. The representation is
+/// canonical (each logical value has exactly one stored form), so the synthesized `Hashable`
+/// compares logical values.
 public struct TimerRecord: Sendable, Hashable {
     /// Unique for the life of the engine's state; never reused.
     public var id: UInt64
+    /// The uid that owns the timer (0 for root; the engine itself does not check it).
+    public var owner: UInt32
+    /// The state now (`running`, `paused`, `finished` or `stopped`).
+    public var state: TimerState
+    /// Whether the timer ended while no daemon ran and was finished at the next start.
+    public var missed: Bool
+    /// What ``wallBits`` holds: ``WallSlot``.
+    private var wallSlot: WallSlot
+    /// Nanoseconds counted before the current run began (all of them once paused or ended).
+    public var accumulatedNanoseconds: Int64
+    // The optional boot instant is stored without Optional's tag byte: `Int64.min` stands for nil.
+    private var runStartNanoseconds: Int64
+    /// The whole duration in nanoseconds (a group's: the sum of its children's, wrapping as before).
+    private var totalNanosecondsStored: Int64
+    private var createdAtStored: Date
+    /// `runStartWall` or `endedAt` (bit pattern of `timeIntervalSinceReferenceDate`), per ``wallSlot``.
+    private var wallBits: UInt64
+    /// The rare values, or `nil` when they all have their default (see the type's comment).
+    private(set) var spill: Spill?
+
+    /// What the inline wall-clock slot holds.
+    private enum WallSlot: UInt8, Sendable, Hashable {
+        case none, runStartWall, endedAt
+    }
+
+    /// The values few timers have, kept out of line so that a plain timer's record is 64 bytes.
+    struct Rare: Sendable, Hashable {
+        var name: String?
+        /// The segments when they are a group, or a single duration whose seconds are not
+        /// `Double(nanoseconds) / 1e9`; `nil` otherwise (the seconds then follow from the nanoseconds).
+        var segments: Segments?
+        /// `startedAt` when it differs (bit for bit) from `createdAt`.
+        var startedAt: Date?
+        /// `endedAt` when the inline slot holds `runStartWall` (a record both running and ended:
+        /// never made by the engine, but the stores may hold any combination).
+        var endedAt: Date?
+        var wallDeadline: Date?
+        var extensions: [TimerExtension] = []
+
+        var isEmpty: Bool {
+            name == nil && segments == nil && startedAt == nil && endedAt == nil && wallDeadline == nil
+                && extensions.isEmpty
+        }
+    }
+
+    /// An immutable box for ``Rare``, shared between copies of a record; compared by value.
+    final class Spill: Sendable, Hashable {
+        let rare: Rare
+
+        init(_ rare: Rare) { self.rare = rare }
+
+        static func == (lhs: Spill, rhs: Spill) -> Bool { lhs === rhs || lhs.rare == rhs.rare }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(rare) }
+    }
+
+    private var rare: Rare {
+        get { spill?.rare ?? Rare() }
+        set { spill = newValue.isEmpty ? nil : Spill(newValue) }
+    }
+
     /// The name, unique among live timers.
-    public var name: String?
+    public var name: String? {
+        get { spill?.rare.name }
+        set {
+            guard spill != nil || newValue != nil else { return }
+            rare.name = newValue
+        }
+    }
     /// The durations in seconds as given: one for a plain timer, several for a group.
     public var durations: [Double] {
         get { segments.durations }
@@ -30,30 +107,58 @@ public struct TimerRecord: Sendable, Hashable {
     /// `durations` and `segmentNanoseconds`, stored without any array for a plain timer (the common
     /// case): a million timers then cost two million fewer heap allocations (docs/performance.md).
     /// `package` so that TimerStorage's binary codec reads and writes it without building arrays.
-    package var segments: Segments
-    /// The state now (`running`, `paused`, `finished` or `stopped`).
-    public var state: TimerState
-    /// Whether the timer ended while no daemon ran and was finished at the next start.
-    public var missed: Bool
-    /// The uid that owns the timer (0 for root; the engine itself does not check it).
-    public var owner: UInt32
-    /// Nanoseconds counted before the current run began (all of them once paused or ended).
-    public var accumulatedNanoseconds: Int64
+    package var segments: Segments {
+        get {
+            if let segments = spill?.rare.segments { return segments }
+            return .single(seconds: Double(totalNanosecondsStored) / 1e9, nanoseconds: totalNanosecondsStored)
+        }
+        set {
+            switch newValue {
+            case .single(let seconds, let nanoseconds):
+                totalNanosecondsStored = nanoseconds
+                let follows = seconds.bitPattern == (Double(nanoseconds) / 1e9).bitPattern
+                if follows, spill?.rare.segments == nil { return }
+                rare.segments = follows ? nil : newValue
+            case .group(_, let nanoseconds):
+                totalNanosecondsStored = nanoseconds.reduce(0, { $0.addingReportingOverflow($1).partialValue })
+                rare.segments = newValue
+            }
+        }
+    }
+    /// A group's durations in nanoseconds (two or more), or `nil` for a plain timer: no array built.
+    var groupNanoseconds: [Int64]? {
+        guard case .group(_, let nanoseconds)? = spill?.rare.segments, nanoseconds.count > 1 else { return nil }
+        return nanoseconds
+    }
     /// Wall-clock creation time.
-    public var createdAt: Date
+    public var createdAt: Date {
+        get { createdAtStored }
+        set {
+            let started = startedAt
+            createdAtStored = newValue
+            startedAt = started
+        }
+    }
     /// Wall-clock start time.
-    public var startedAt: Date
+    public var startedAt: Date {
+        get { spill?.rare.startedAt ?? createdAtStored }
+        set {
+            let same =
+                newValue.timeIntervalSinceReferenceDate.bitPattern
+                == createdAtStored.timeIntervalSinceReferenceDate.bitPattern
+            if same, spill?.rare.startedAt == nil { return }
+            rare.startedAt = same ? nil : newValue
+        }
+    }
     /// What the timer carries beyond these fields (an on-finish ``action``), persisted in the
     /// store's extension trailer; empty for most timers (an empty array allocates nothing).
-    public var extensions: [TimerExtension]
-    // The optional instants are stored without Optional's tag byte, which would pad each to 16
-    // bytes: `Int64.min` and `UInt64.max` (a NaN no date arithmetic produces) stand for nil.
-    // With the fields ordered by size, a record takes 104 bytes instead of 136 (docs/performance.md);
-    // `extensions` adds one array reference: 112 bytes.
-    private var runStartNanoseconds: Int64
-    private var runStartWallBits: UInt64
-    private var endedAtBits: UInt64
-    private var wallDeadlineBits: UInt64
+    public var extensions: [TimerExtension] {
+        get { spill?.rare.extensions ?? [] }
+        set {
+            guard spill != nil || !newValue.isEmpty else { return }
+            rare.extensions = newValue
+        }
+    }
 
     /// Where on the boot-time clock the current run began; set only while running.
     public var runStart: BootInstant? {
@@ -62,31 +167,55 @@ public struct TimerRecord: Sendable, Hashable {
     }
     /// The wall-clock time of `runStart`, to carry a running timer across a reboot.
     public var runStartWall: Date? {
-        get { Self.date(runStartWallBits) }
-        set { runStartWallBits = Self.bits(newValue) }
+        get { wallSlot == .runStartWall ? Self.date(wallBits) : nil }
+        set { placeWall(runStartWall: newValue, endedAt: endedAt) }
     }
     /// Wall-clock end time, once finished or stopped.
     public var endedAt: Date? {
-        get { Self.date(endedAtBits) }
-        set { endedAtBits = Self.bits(newValue) }
+        get {
+            switch wallSlot {
+            case .endedAt: return Self.date(wallBits)
+            case .runStartWall: return spill?.rare.endedAt
+            case .none: return nil
+            }
+        }
+        set { placeWall(runStartWall: runStartWall, endedAt: newValue) }
     }
     /// For a timer started with an absolute deadline (`timerctl start --at`): the wall-clock instant
     /// it ends at. Its boot-time deadline is recomputed whenever the wall clock steps, so it fires at
     /// that instant. `nil` for countdowns, and cleared by `pause` (a paused timer counts its remaining time).
     public var wallDeadline: Date? {
-        get { Self.date(wallDeadlineBits) }
-        set { wallDeadlineBits = Self.bits(newValue) }
+        get { spill?.rare.wallDeadline }
+        set {
+            guard spill != nil || newValue != nil else { return }
+            rare.wallDeadline = newValue
+        }
     }
 
-    private static let absent = UInt64.max
-
-    private static func date(_ bits: UInt64) -> Date? {
-        bits == absent ? nil : Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+    /// Stores the two wall-clock instants in their canonical place: `runStartWall` inline when set,
+    /// else `endedAt` inline; `endedAt` goes to the spill only when both are set.
+    private mutating func placeWall(runStartWall: Date?, endedAt: Date?) {
+        let spilledEnded: Date?
+        if let runStartWall {
+            wallSlot = .runStartWall
+            wallBits = Self.bits(runStartWall)
+            spilledEnded = endedAt
+        } else if let endedAt {
+            wallSlot = .endedAt
+            wallBits = Self.bits(endedAt)
+            spilledEnded = nil
+        } else {
+            wallSlot = .none
+            wallBits = 0
+            spilledEnded = nil
+        }
+        if spilledEnded == nil, spill?.rare.endedAt == nil { return }
+        rare.endedAt = spilledEnded
     }
 
-    private static func bits(_ date: Date?) -> UInt64 {
-        date.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? absent
-    }
+    private static func date(_ bits: UInt64) -> Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)) }
+
+    private static func bits(_ date: Date) -> UInt64 { date.timeIntervalSinceReferenceDate.bitPattern }
 
     /// Creates a record; the durations in seconds and in nanoseconds must have the same count;
     /// `extensions` are the data of ``extensions`` (none by default).
@@ -95,20 +224,52 @@ public struct TimerRecord: Sendable, Hashable {
         accumulatedNanoseconds: Int64, runStart: BootInstant?, runStartWall: Date?, createdAt: Date, startedAt: Date,
         endedAt: Date?, missed: Bool, owner: UInt32, wallDeadline: Date?, extensions: [TimerExtension] = []
     ) {
+        self.init(
+            id: id, name: name, segments: Segments(durations: durations, nanoseconds: segmentNanoseconds),
+            state: state, accumulatedNanoseconds: accumulatedNanoseconds, runStart: runStart,
+            runStartWall: runStartWall, createdAt: createdAt, startedAt: startedAt, endedAt: endedAt, missed: missed,
+            owner: owner, wallDeadline: wallDeadline, extensions: extensions)
+    }
+
+    /// Creates a record from its segments (no arrays for a plain timer): what the engine's start
+    /// and the store's binary codec use; otherwise as ``init(id:name:durations:segmentNanoseconds:state:accumulatedNanoseconds:runStart:runStartWall:createdAt:startedAt:endedAt:missed:owner:wallDeadline:extensions:)``.
+    package init(
+        id: UInt64, name: String?, segments: Segments, state: TimerState, accumulatedNanoseconds: Int64,
+        runStart: BootInstant?, runStartWall: Date?, createdAt: Date, startedAt: Date, endedAt: Date?, missed: Bool,
+        owner: UInt32, wallDeadline: Date?, extensions: [TimerExtension] = []
+    ) {
         self.id = id
-        self.name = name
-        self.segments = Segments(durations: durations, nanoseconds: segmentNanoseconds)
+        self.owner = owner
         self.state = state
         self.missed = missed
-        self.owner = owner
+        self.wallSlot = .none
         self.accumulatedNanoseconds = accumulatedNanoseconds
-        self.createdAt = createdAt
-        self.startedAt = startedAt
-        self.extensions = extensions
         self.runStartNanoseconds = runStart?.nanoseconds ?? .min
-        self.runStartWallBits = Self.bits(runStartWall)
-        self.endedAtBits = Self.bits(endedAt)
-        self.wallDeadlineBits = Self.bits(wallDeadline)
+        self.totalNanosecondsStored = 0
+        self.createdAtStored = createdAt
+        self.wallBits = 0
+        self.spill = nil
+        var rare = Rare(name: name, wallDeadline: wallDeadline, extensions: extensions)
+        switch segments {
+        case .single(let seconds, let nanoseconds):
+            totalNanosecondsStored = nanoseconds
+            if seconds.bitPattern != (Double(nanoseconds) / 1e9).bitPattern { rare.segments = segments }
+        case .group(_, let nanoseconds):
+            totalNanosecondsStored = nanoseconds.reduce(0, { $0.addingReportingOverflow($1).partialValue })
+            rare.segments = segments
+        }
+        if startedAt.timeIntervalSinceReferenceDate.bitPattern != createdAt.timeIntervalSinceReferenceDate.bitPattern {
+            rare.startedAt = startedAt
+        }
+        if let runStartWall {
+            wallSlot = .runStartWall
+            wallBits = Self.bits(runStartWall)
+            rare.endedAt = endedAt
+        } else if let endedAt {
+            wallSlot = .endedAt
+            wallBits = Self.bits(endedAt)
+        }
+        if !rare.isEmpty { spill = Spill(rare) }
     }
 
     /// Re-times a running timer with an absolute end: `elapsed` nanoseconds counted so far and
@@ -123,12 +284,7 @@ public struct TimerRecord: Sendable, Hashable {
     }
 
     /// The whole duration in nanoseconds.
-    public var totalNanoseconds: Int64 {
-        switch segments {
-        case .single(_, let nanoseconds): return nanoseconds
-        case .group(_, let nanoseconds): return nanoseconds.reduce(0, { $0.addingReportingOverflow($1).partialValue })
-        }
-    }
+    public var totalNanoseconds: Int64 { totalNanosecondsStored }
 
     /// Nanoseconds counted by `now`, at most the whole duration.
     public func elapsedNanoseconds(at now: BootInstant) -> Int64 {
@@ -170,11 +326,14 @@ extension TimerRecord {
         let total = totalNanoseconds
         let groupSegments: [Int64]
         let totalSeconds: Double
-        switch segments {
-        case .single(let seconds, _):
+        switch spill?.rare.segments {
+        case nil:
+            groupSegments = []
+            totalSeconds = Double(total) / 1e9
+        case .single(let seconds, _)?:
             groupSegments = []
             totalSeconds = seconds
-        case .group(let seconds, let nanoseconds):
+        case .group(let seconds, let nanoseconds)?:
             groupSegments = nanoseconds.count > 1 ? nanoseconds : []
             totalSeconds = seconds.reduce(0, +)
         }

@@ -136,16 +136,7 @@ extension TimerRecord {
         guard count >= 1 else {
             throw .invalid(field: "timer segments", offset: countOffset, reason: "a timer has at least one duration")
         }
-        self.init(
-            id: id, name: name, durations: [], segmentNanoseconds: [], state: Self.stateCodes[stateCode],
-            accumulatedNanoseconds: accumulated,
-            runStart: flags & Flag.runStart != 0 ? BootInstant(nanoseconds: runStart) : nil,
-            runStartWall: flags & Flag.runStartWall != 0 ? Date(timeIntervalSinceReferenceDate: runStartWall) : nil,
-            createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
-            startedAt: Date(timeIntervalSinceReferenceDate: startedAt),
-            endedAt: flags & Flag.endedAt != 0 ? Date(timeIntervalSinceReferenceDate: endedAt) : nil,
-            missed: flags & Flag.missed != 0, owner: owner,
-            wallDeadline: flags & Flag.wallDeadline != 0 ? Date(timeIntervalSinceReferenceDate: wallDeadline) : nil)
+        let segments: Segments
         if count == 1 {
             let seconds = try reader.readFiniteDouble("timer duration")
             segments = .single(seconds: seconds, nanoseconds: try reader.readInt64("timer segment nanoseconds"))
@@ -160,6 +151,17 @@ extension TimerRecord {
             }
             segments = .group(seconds: seconds, nanoseconds: nanoseconds)
         }
+        // Built in one go from its segments (no placeholder record whose durations are replaced).
+        self.init(
+            id: id, name: name, segments: segments, state: Self.stateCodes[stateCode],
+            accumulatedNanoseconds: accumulated,
+            runStart: flags & Flag.runStart != 0 ? BootInstant(nanoseconds: runStart) : nil,
+            runStartWall: flags & Flag.runStartWall != 0 ? Date(timeIntervalSinceReferenceDate: runStartWall) : nil,
+            createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
+            startedAt: Date(timeIntervalSinceReferenceDate: startedAt),
+            endedAt: flags & Flag.endedAt != 0 ? Date(timeIntervalSinceReferenceDate: endedAt) : nil,
+            missed: flags & Flag.missed != 0, owner: owner,
+            wallDeadline: flags & Flag.wallDeadline != 0 ? Date(timeIntervalSinceReferenceDate: wallDeadline) : nil)
         if version >= 4 { extensions = try Self.decodeExtensions(from: &reader) }
     }
 }
