@@ -352,18 +352,22 @@ extension TimerRecord {
                 completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
                 isCancelled: state == .stopped, isPaused: state == .paused)
         }
-        var result = TimerSnapshot(
+        let endsAt = state == .running ? endsAt(now: now, wallNow: wallNow) : nil
+        // The series' values only for a recurring timer (a plain record has no extensions to scan).
+        let series =
+            spill == nil
+            ? nil
+            : recurrence.map {
+                RecurrenceSnapshot(
+                    recurrence: $0, nextElapse: state == .running ? endsAt : nil, lastResult: action?.runs.last?.outcome
+                )
+            }
+        return TimerSnapshot(
             id: id, name: name, state: state, duration: totalSeconds,
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAt, startedAt: startedAt,
-            endedAt: endedAt, endsAt: state == .running ? endsAt(now: now, wallNow: wallNow) : nil, missed: missed,
-            currentChild: isGroup ? currentChild : nil, children: children)
-        if let recurrence {
-            result.recurrence = RecurrenceSnapshot(
-                recurrence: recurrence, nextElapse: state == .running ? result.endsAt : nil,
-                lastResult: action?.runs.last?.outcome)
-        }
-        return result
+            endedAt: endedAt, endsAt: endsAt, missed: missed, currentChild: isGroup ? currentChild : nil,
+            children: children, recurrence: series)
     }
 
     /// A group's progress tree, built child by child, and its children's snapshots.

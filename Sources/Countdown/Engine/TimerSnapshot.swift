@@ -67,12 +67,59 @@ public struct TimerSnapshot: Sendable, Hashable {
     /// Whether the timer ended while no daemon ran and was finished at the next start.
     public var missed: Bool
     /// For a group: the index (0-based) of the child that runs or is paused now.
-    public var currentChild: Int?
+    public var currentChild: Int? {
+        get { extras?.currentChild }
+        set { setExtras(currentChild: newValue, children: children, recurrence: recurrence) }
+    }
     /// For a group: its children in order; empty for a plain timer.
-    public var children: [Child]
+    public var children: [Child] {
+        get { extras?.children ?? [] }
+        set { setExtras(currentChild: currentChild, children: newValue, recurrence: recurrence) }
+    }
     /// For a recurring timer (`--on`, `--every`): its rule and series; `nil` for a one-shot timer.
     /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
-    public var recurrence: RecurrenceSnapshot?
+    public var recurrence: RecurrenceSnapshot? {
+        get { extras?.recurrence }
+        set { setExtras(currentChild: currentChild, children: children, recurrence: newValue) }
+    }
+
+    /// A group's and a series' values, which a plain timer's snapshot does not have: kept in one
+    /// shared immutable box (`nil` when all three are empty), so that a plain timer's snapshot,
+    /// built for every reply and event, is half the size and copies without walking them
+    /// (issue 11, docs/performance.md "Issue 11, fourth round"). Canonical: the box is `nil` exactly
+    /// when the three values are empty, so the synthesized `Hashable` compares values.
+    private var extras: Extras?
+
+    /// The box of ``extras``, compared by value.
+    private final class Extras: Sendable, Hashable {
+        let currentChild: Int?
+        let children: [Child]
+        let recurrence: RecurrenceSnapshot?
+
+        init(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) {
+            self.currentChild = currentChild
+            self.children = children
+            self.recurrence = recurrence
+        }
+
+        static func == (lhs: Extras, rhs: Extras) -> Bool {
+            lhs === rhs
+                || (lhs.currentChild == rhs.currentChild && lhs.children == rhs.children
+                    && lhs.recurrence == rhs.recurrence)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(currentChild)
+            hasher.combine(children)
+            hasher.combine(recurrence)
+        }
+    }
+
+    private mutating func setExtras(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) {
+        extras =
+            currentChild == nil && children.isEmpty && recurrence == nil
+            ? nil : Extras(currentChild: currentChild, children: children, recurrence: recurrence)
+    }
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -92,8 +139,34 @@ public struct TimerSnapshot: Sendable, Hashable {
         self.endedAt = endedAt
         self.endsAt = endsAt
         self.missed = missed
-        self.currentChild = currentChild
-        self.children = children
+        self.extras =
+            currentChild == nil && children.isEmpty
+            ? nil : Extras(currentChild: currentChild, children: children, recurrence: nil)
+    }
+
+    /// Creates a snapshot with its recurrence in one go (the engine's; no second box).
+    init(
+        id: UInt64, name: String?, state: TimerState, duration: Double, remaining: Double, elapsed: Double,
+        progress: ProgressSnapshot, createdAt: Date, startedAt: Date, endedAt: Date?, endsAt: Date?, missed: Bool,
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?
+    ) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.duration = duration
+        self.remaining = remaining
+        self.elapsed = elapsed
+        self.progress = progress
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.endsAt = endsAt
+        self.missed = missed
+        if currentChild == nil, children.isEmpty, recurrence == nil {
+            self.extras = nil
+        } else {
+            self.extras = Extras(currentChild: currentChild, children: children, recurrence: recurrence)
+        }
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -1,6 +1,9 @@
 import TimerModel
 
 extension ProgressTree {
+    /// 2^53: every integer up to it is exact as a `Double`.
+    private static let exactInDouble: Int64 = 1 << 53
+
     /// The snapshot of a node without children, computed without building the node.
     ///
     /// The same values as `ProgressTree(totalUnitCount:)` with `completedUnitCount` set and then
@@ -21,7 +24,12 @@ extension ProgressTree {
         let total = totalUnitCount
         let completed = completedUnitCount
         let fraction: Double
-        if total > 0 {
+        if total > 0, completed >= 0, total <= Self.exactInDouble, completed <= Self.exactInDouble {
+            // Both counts are exact as Doubles and IEEE 754 division is correctly rounded, so this
+            // is the reduced fraction's `Double` bit for bit (n/d = completed/total), without the
+            // greatest common divisor (a dozen 64-bit divisions; issue 11, the start's reply).
+            fraction = Double(completed) / Double(total)
+        } else if total > 0 {
             let overall = UnitFraction(completed).divided(by: total)
             fraction = overall.isNegative ? 0 : overall.doubleValue
         } else {
