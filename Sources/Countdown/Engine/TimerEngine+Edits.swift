@@ -100,11 +100,11 @@ extension TimerEngine {
             if let name = record.name, let holder = liveNames[NameKey(owner: record.owner, name: name)], holder != id {
                 throw .nameInUse(name, id: String(holder))
             }
-            if let quota, liveByOwner[record.owner, default: 0] >= quota { throw .quotaExceeded(limit: quota) }
+            if let quota, liveCount(owner: record.owner) >= quota { throw .quotaExceeded(limit: quota) }
             endedByOwner[record.owner]?.removeAll { $0 == id }
             if endedByOwner[record.owner]?.isEmpty == true { endedByOwner[record.owner] = nil }
             liveTotal += 1
-            liveByOwner[record.owner, default: 0] += 1
+            ownerTimers[record.owner, default: OwnerTimers()].liveCount += 1
             if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = id }
         }
         if record.state == .paused { notePaused(owner: record.owner, -1) }

@@ -12,7 +12,7 @@ extension TimerEngine {
     /// - Parameter owner: a uid.
     /// - Returns: its live timers.
     /// - Complexity: O(1): a counter kept by every transition (quota checks read it on each start).
-    public func liveCount(owner: UInt32) -> Int { liveByOwner[owner, default: 0] }
+    public func liveCount(owner: UInt32) -> Int { ownerTimers[owner]?.liveCount ?? 0 }
 
     /// The number of running timers of `owner`.
     ///
@@ -37,8 +37,7 @@ extension TimerEngine {
     /// Counts the end of a live timer of `owner`.
     mutating func countLiveEnd(of owner: UInt32) {
         liveTotal -= 1
-        let left = liveByOwner[owner, default: 0] - 1
-        liveByOwner[owner] = left > 0 ? left : nil
+        ownerTimers[owner]?.liveCount -= 1
     }
 
     /// Drops ended timers past the age limit, then, for each owner over ``historyLimit``, its

@@ -33,7 +33,6 @@ extension TimerEngine {
         oldestEndedAt = nil
         liveNames = [:]
         endedByOwner = [:]
-        liveByOwner = [:]
         queue = DeadlineQueue()
         liveTotal = 0
         nextID = max(snapshot.nextID, (snapshot.timers.map(\.id).max() ?? 0) + 1)
@@ -79,7 +78,6 @@ extension TimerEngine {
             if isRebased { timers[record.id] = record } else { timers.insertUnchanged(record) }
             if record.state.isLive {
                 liveTotal += 1
-                liveByOwner[record.owner, default: 0] += 1
                 if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = record.id }
             } else {
                 endedByOwner[record.owner, default: []].append(record.id)

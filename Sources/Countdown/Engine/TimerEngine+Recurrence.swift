@@ -137,7 +137,7 @@ extension TimerEngine {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
             if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
         }
-        if let quota, liveByOwner[owner, default: 0] >= quota { throw .quotaExceeded(limit: quota) }
+        if let quota, liveCount(owner: owner) >= quota { throw .quotaExceeded(limit: quota) }
         nextID += 1
         let period = Self.nanoseconds(firstWall.timeIntervalSince(wall))
         var extensions: [TimerExtension] = [.recurrence(recurrence)]
@@ -148,8 +148,7 @@ extension TimerEngine {
             endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline, extensions: extensions)
         timers[id] = record
         liveTotal += 1
-        liveByOwner[owner, default: 0] += 1
-        noteCreated(id, owner: owner)
+        noteCreated(id, owner: owner)  // the owner's id list and live count
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let wake = record.nextWake(at: now, stepsChildren: false) { queue.schedule(id, at: wake) }
         let snapshot = record.snapshot(at: now, wallNow: wall)

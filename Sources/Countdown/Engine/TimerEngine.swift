@@ -48,8 +48,6 @@ public struct TimerEngine: Sendable {
     var liveNames: [NameKey: UInt64] = [:]
     /// Each owner's ended timers, oldest end first (the history is kept per owner).
     var endedByOwner: [UInt32: [UInt64]] = [:]
-    /// Each owner's number of live timers (absent when 0), kept by every transition.
-    var liveByOwner: [UInt32: Int] = [:]
     /// Each owner's number of timers finished by ``fireDueTimers(limit:)`` since start-up.
     var firedByOwner: [UInt32: Int] = [:]
     var queue = DeadlineQueue()
@@ -57,7 +55,7 @@ public struct TimerEngine: Sendable {
     /// What the engine knows of clock steps, suspends and restores (docs/time.md).
     var clockHistory = ClockHistory()
     var liveTotal = 0
-    /// Each owner's record ids and paused count (TimerEngine+Owners.swift).
+    /// Each owner's record ids, live count and paused count (TimerEngine+Owners.swift).
     var ownerTimers: [UInt32: OwnerTimers] = [:]
     /// The number of paused timers.
     var pausedTotal = 0
@@ -212,7 +210,7 @@ public struct TimerEngine: Sendable {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
             if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
         }
-        if let quota, liveByOwner[owner, default: 0] >= quota {
+        if let quota, liveCount(owner: owner) >= quota {
             throw .quotaExceeded(limit: quota)
         }
         let now = clock.now()
@@ -230,8 +228,7 @@ public struct TimerEngine: Sendable {
             wallDeadline: wallDeadline, extensions: action.map { [.action($0)] } ?? [])
         timers[id] = record
         liveTotal += 1
-        liveByOwner[owner, default: 0] += 1
-        noteCreated(id, owner: owner)
+        noteCreated(id, owner: owner)  // one hash probe: the owner's id list and live count
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
         if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
             queue.schedule(id, at: wake)

@@ -249,27 +249,34 @@ public struct TimerRecord: Sendable, Hashable {
         self.createdAtStored = createdAt
         self.wallBits = 0
         self.spill = nil
-        var rare = Rare(name: name, wallDeadline: wallDeadline, extensions: extensions)
+        var spilledSegments: Segments?
         switch segments {
         case .single(let seconds, let nanoseconds):
             totalNanosecondsStored = nanoseconds
-            if seconds.bitPattern != (Double(nanoseconds) / 1e9).bitPattern { rare.segments = segments }
+            if seconds.bitPattern != (Double(nanoseconds) / 1e9).bitPattern { spilledSegments = segments }
         case .group(_, let nanoseconds):
             totalNanosecondsStored = nanoseconds.reduce(0, { $0.addingReportingOverflow($1).partialValue })
-            rare.segments = segments
+            spilledSegments = segments
         }
-        if startedAt.timeIntervalSinceReferenceDate.bitPattern != createdAt.timeIntervalSinceReferenceDate.bitPattern {
-            rare.startedAt = startedAt
-        }
+        let startedDiffers =
+            startedAt.timeIntervalSinceReferenceDate.bitPattern != createdAt.timeIntervalSinceReferenceDate.bitPattern
         if let runStartWall {
             wallSlot = .runStartWall
             wallBits = Self.bits(runStartWall)
-            rare.endedAt = endedAt
         } else if let endedAt {
             wallSlot = .endedAt
             wallBits = Self.bits(endedAt)
         }
-        if !rare.isEmpty { spill = Spill(rare) }
+        let spilledEnded = runStartWall == nil ? nil : endedAt
+        // A plain timer (the common case) builds no `Rare` at all.
+        if name != nil || spilledSegments != nil || startedDiffers || spilledEnded != nil || wallDeadline != nil
+            || !extensions.isEmpty
+        {
+            spill = Spill(
+                Rare(
+                    name: name, segments: spilledSegments, startedAt: startedDiffers ? startedAt : nil,
+                    endedAt: spilledEnded, wallDeadline: wallDeadline, extensions: extensions))
+        }
     }
 
     /// Re-times a running timer with an absolute end: `elapsed` nanoseconds counted so far and
@@ -353,21 +360,23 @@ extension TimerRecord {
                 isCancelled: state == .stopped, isPaused: state == .paused)
         }
         let endsAt = state == .running ? endsAt(now: now, wallNow: wallNow) : nil
-        // The series' values only for a recurring timer (a plain record has no extensions to scan).
-        let series =
-            spill == nil
-            ? nil
-            : recurrence.map {
+        // A group's and a series' values only when the record has any (a plain record has no
+        // spill: nothing to scan, box or copy).
+        var extras: TimerSnapshot.Extras?
+        if spill != nil || isGroup {
+            let series = recurrence.map {
                 RecurrenceSnapshot(
-                    recurrence: $0, nextElapse: state == .running ? endsAt : nil, lastResult: action?.runs.last?.outcome
-                )
+                    recurrence: $0, nextElapse: state == .running ? endsAt : nil,
+                    lastResult: action?.runs.last?.outcome)
             }
+            extras = TimerSnapshot.extras(
+                currentChild: isGroup ? currentChild : nil, children: children, recurrence: series)
+        }
         return TimerSnapshot(
             id: id, name: name, state: state, duration: totalSeconds,
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAt, startedAt: startedAt,
-            endedAt: endedAt, endsAt: endsAt, missed: missed, currentChild: isGroup ? currentChild : nil,
-            children: children, recurrence: series)
+            endedAt: endedAt, endsAt: endsAt, missed: missed, extras: extras)
     }
 
     /// A group's progress tree, built child by child, and its children's snapshots.

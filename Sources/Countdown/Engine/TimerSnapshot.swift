@@ -91,7 +91,7 @@ public struct TimerSnapshot: Sendable, Hashable {
     private var extras: Extras?
 
     /// The box of ``extras``, compared by value.
-    private final class Extras: Sendable, Hashable {
+    final class Extras: Sendable, Hashable {
         let currentChild: Int?
         let children: [Child]
         let recurrence: RecurrenceSnapshot?
@@ -116,9 +116,7 @@ public struct TimerSnapshot: Sendable, Hashable {
     }
 
     private mutating func setExtras(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) {
-        extras =
-            currentChild == nil && children.isEmpty && recurrence == nil
-            ? nil : Extras(currentChild: currentChild, children: children, recurrence: recurrence)
+        extras = Self.extras(currentChild: currentChild, children: children, recurrence: recurrence)
     }
 
     /// Creates a snapshot; see the properties for each field's meaning.
@@ -144,11 +142,12 @@ public struct TimerSnapshot: Sendable, Hashable {
             ? nil : Extras(currentChild: currentChild, children: children, recurrence: nil)
     }
 
-    /// Creates a snapshot with its recurrence in one go (the engine's; no second box).
+    /// Creates a snapshot with its group's and series' values already boxed (the engine's: a plain
+    /// timer passes `nil` and no optional recurrence is built, copied or destroyed).
     init(
         id: UInt64, name: String?, state: TimerState, duration: Double, remaining: Double, elapsed: Double,
         progress: ProgressSnapshot, createdAt: Date, startedAt: Date, endedAt: Date?, endsAt: Date?, missed: Bool,
-        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?
+        extras: Extras?
     ) {
         self.id = id
         self.name = name
@@ -162,11 +161,14 @@ public struct TimerSnapshot: Sendable, Hashable {
         self.endedAt = endedAt
         self.endsAt = endsAt
         self.missed = missed
-        if currentChild == nil, children.isEmpty, recurrence == nil {
-            self.extras = nil
-        } else {
-            self.extras = Extras(currentChild: currentChild, children: children, recurrence: recurrence)
-        }
+        self.extras = extras
+    }
+
+    /// The box for a group's and a series' values, or `nil` when all three are empty (the
+    /// canonical form ``extras`` keeps).
+    static func extras(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) -> Extras? {
+        currentChild == nil && children.isEmpty && recurrence == nil
+            ? nil : Extras(currentChild: currentChild, children: children, recurrence: recurrence)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.
