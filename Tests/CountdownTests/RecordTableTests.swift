@@ -19,7 +19,9 @@ struct RecordTableTests {
     // The model is a plain dictionary: whatever the table holds must be exactly what it holds,
     // across many 4,096-record chunks (30,000 inserts reach slot 8 × 4,096 and more) and with freed
     // slots reused in between.
-    @Test("Random inserts, replacements and removals match a dictionary (seeded)", arguments: Array(UInt64(1)...8))
+    @Test(
+        "Random inserts (subscript or insertNew), replacements and removals match a dictionary (seeded)",
+        arguments: Array(UInt64(1)...8))
     func matchesDictionary(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
         var table = RecordTable()
@@ -30,7 +32,12 @@ struct RecordTableTests {
             let roll = generator.next() % 10
             if roll < 5 || known.isEmpty {
                 let owner = UInt32(truncatingIfNeeded: generator.next() % 1_000)
-                table[nextID] = Self.record(nextID, owner: owner)
+                // insertNew (the start's path) or the subscript: the same result.
+                if generator.next() & 1 == 0 {
+                    table.insertNew(Self.record(nextID, owner: owner))
+                } else {
+                    table[nextID] = Self.record(nextID, owner: owner)
+                }
                 model[nextID] = owner
                 known.append(nextID)
                 nextID += 1
@@ -41,7 +48,13 @@ struct RecordTableTests {
                     model[id] = nil
                 } else {
                     let owner = UInt32(truncatingIfNeeded: generator.next() % 1_000) + 5_000
-                    table[id] = Self.record(id, owner: owner)
+                    // insertNew of an id not above the highest falls back to a replacement
+                    // (or a re-insertion of a removed id): never a second slot for one id.
+                    if generator.next() & 1 == 0 {
+                        table.insertNew(Self.record(id, owner: owner))
+                    } else {
+                        table[id] = Self.record(id, owner: owner)
+                    }
                     model[id] = owner
                 }
             }

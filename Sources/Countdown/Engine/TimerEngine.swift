@@ -226,7 +226,7 @@ public struct TimerEngine: Sendable {
             id: id, name: name, segments: segments, state: .running, accumulatedNanoseconds: 0, runStart: now,
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
             wallDeadline: wallDeadline, extensions: action.map { [.action($0)] } ?? [])
-        timers[id] = record
+        timers.insertNew(record)
         liveTotal += 1
         noteCreated(id, owner: owner)  // one hash probe: the owner's id list and live count
         if let name { liveNames[NameKey(owner: owner, name: name)] = id }
