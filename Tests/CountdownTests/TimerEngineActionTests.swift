@@ -169,4 +169,12 @@ struct TimerRecordLayoutTests {
         #expect(MemoryLayout<TimerRecord>.stride == 64)
         #expect(MemoryLayout<TimerRecord?>.stride == 64)
     }
+
+    @Test("The out-of-line values of a named or restarted timer take 72 bytes")
+    func spillSize() {
+        // TimerRecord.Rare: name 16, segments 17 (a two-case payload of 16 bytes and its tag),
+        // padded to 24, three instants as bit patterns 24, extensions 8 = 72 (it was 96 with
+        // `Date?` instants); the box adds the 16-byte object header: an 88-byte object.
+        #expect(MemoryLayout<TimerRecord.Rare>.size == 72)
+    }
 }
