@@ -18,7 +18,7 @@ import TimerModel
 /// wall-clock slot that holds `runStartWall` while running and `endedAt` once ended (a timer is
 /// never both in the common case). What few timers have (a name, a group's durations, durations in
 /// seconds that do not follow from the nanoseconds, a `startedAt` other than `createdAt`, an
-/// absolute deadline, extensions) lives in one shared, immutable ``Spill`` box, `nil` for a plain
+/// absolute deadline, extensions) lives in one shared, immutable `Spill` box, `nil` for a plain
 /// timer, replaced (never mutated) when one of those values changes. The representation is
 /// canonical (each logical value has exactly one stored form), so the synthesized `Hashable`
 /// compares logical values.
