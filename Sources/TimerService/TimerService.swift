@@ -110,17 +110,29 @@ public struct TimerService: Sendable {
             return outcome
         }
         // What JSONDecoder accepted once is still accepted (trailing commas, a BOM, UTF-16 …).
-        guard let value = JSONValue(parsing: line, leniency: .foundationCompatible) else {
-            outcome.reply = Self.errorLine(
-                id: .null, RPCError(.parseError, "request is not valid JSON: send one JSON-RPC 2.0 object per line"))
-            return outcome
-        }
-        guard case .object(let object) = value else {
-            let what = value.typeName == "array" ? "batch requests are not supported" : "a request is a JSON object"
-            outcome.reply = Self.errorLine(
-                id: .null,
-                RPCError(.invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
-            return outcome
+        // A request object is read into member lists, not dictionaries (issue 11); anything else
+        // is parsed again as a JSONValue only to say what it is.
+        let object: JSONMembers
+        let parsedParams: JSONMembers?
+        if let request = JSONValue.requestMembers(parsing: line, leniency: .foundationCompatible) {
+            (object, parsedParams) = request
+        } else {
+            guard let value = JSONValue(parsing: line, leniency: .foundationCompatible) else {
+                outcome.reply = Self.errorLine(
+                    id: .null,
+                    RPCError(.parseError, "request is not valid JSON: send one JSON-RPC 2.0 object per line"))
+                return outcome
+            }
+            guard case .object(let members) = value else {
+                let what = value.typeName == "array" ? "batch requests are not supported" : "a request is a JSON object"
+                outcome.reply = Self.errorLine(
+                    id: .null,
+                    RPCError(
+                        .invalidRequest, "\(what): send one {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…} per line"))
+                return outcome
+            }
+            // Not reached (requestMembers reads every object), kept so that no input can fall through.
+            (object, parsedParams) = (JSONMembers(members), nil)
         }
         let id = Self.readID(object["id"], line: line)
         if case .some(let value) = object["id"], id == .null, value != .null {
@@ -153,7 +165,7 @@ public struct TimerService: Sendable {
         outcome.wakeups = due.wakeups
         if !due.endings.isEmpty { outcome.changedState = true }
         do {
-            let params = try Self.paramsObject(object["params"], method: method)
+            let params = try parsedParams ?? Self.params(object["params"], method: method)
             switch try run(method, params: params, id: id, context: context) {
             case .result(let data, let changed, let event):
                 outcome.changedState = outcome.changedState || changed
@@ -235,7 +247,7 @@ public struct TimerService: Sendable {
     }
 
     private mutating func run(
-        _ method: RPCMethod, params: [String: JSONValue], id: RPCID?, context: RequestContext
+        _ method: RPCMethod, params: JSONMembers, id: RPCID?, context: RequestContext
     ) throws -> RunResult {
         switch method {
         case .timerStart:
