@@ -138,9 +138,16 @@ enum LogLine: Equatable, Sendable {
 
     /// The text up to its first newline.
     static func firstLine(of text: String) -> Substring {
-        // Searched in the UTF-8 bytes, not Characters (a newline is one ASCII byte).
-        guard let newline = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return text[...] }
-        return text[..<newline]
+        // Searched in the UTF-8 bytes, not Characters (a newline is one ASCII byte), with memchr
+        // over the contiguous bytes: the generic `firstIndex(of:)` of the UTF-8 view stepped index by
+        // index, 900 instructions per logged start in callgrind (issue 11).
+        var text = text
+        let offset = text.withUTF8 { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+        guard let offset else { return text[...] }
+        return text[..<text.utf8.index(text.utf8.startIndex, offsetBy: offset)]
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -39,7 +39,10 @@ package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {
     /// - Complexity: O(n) in the number of members.
     package subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            // The byte count first (O(1) for native strings): names of other lengths are passed
+            // without a full String comparison.
+            let count = key.utf8.count
+            for member in members where member.key.utf8.count == count && member.key == key { return member.value }
             return nil
         }
         set {

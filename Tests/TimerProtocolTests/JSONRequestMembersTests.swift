@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TimerProtocol
@@ -103,5 +104,43 @@ struct JSONRequestMembersTests {
         #expect(members.keys == ["at", "timeZone"])
         #expect(members.filter { $0.key == "timeZone" }.keys == ["timeZone"])
         #expect(!members.isEmpty && JSONMembers().isEmpty)
+    }
+}
+
+@Suite("Decimals without exponent: the exact fast path gives what strtod gives")
+struct JSONDecimalFastPathTests {
+    @Test(
+        "Boundary texts parse to Double(text), the value the parser took from strtod before",
+        arguments: [
+            "86400.0", "-86400.0", "0.0", "-0.0", "0.1", "0.25", "1500.5", "-2.5", "123456789012345.6",
+            "99999999999999.9", "999999999999999.9", "12345678901234.5", "0.0000000000000000000001",
+            "0.00000000000000000000001", "1.7976931348623157", "4503599627370497.5", "9007199254740993.0",
+            "0.30000000000000004", "100000000000000.0",
+        ])
+    func boundaries(text: String) throws {
+        // Double(String) is strtod: what parseNumber returned for every decimal before the fast path.
+        let expected = try #require(Double(text))
+        let parsed = try #require(JSONValue(parsing: Array(text.utf8)))
+        #expect(parsed == .number(expected))
+        if case .number(let value) = parsed { #expect(value.sign == expected.sign) }
+    }
+
+    @Test("Random decimals of 1 to 17 digits parse to Double(text) (seeded)")
+    func randomDecimals() {
+        var generator = SplitMix64(seed: 0xDEC1_4A15)
+        for _ in 0..<5_000 {
+            let digits = Int(generator.next() % 17) + 1
+            let point = Int(generator.next() % UInt64(digits))
+            var text = String(generator.next() % 1_000_000_000_000_000_000).suffix(digits)
+            if text.isEmpty { text = "0" }
+            let whole = String(text.prefix(point + 1))
+            let integerPart = whole.count > 1 ? String(whole.drop(while: { $0 == "0" })) : whole
+            let fractionPart = String(text.dropFirst(point + 1)) + "0"
+            let number = (integerPart.isEmpty ? "0" : integerPart) + "." + fractionPart
+            let signed = generator.next() % 2 == 0 ? number : "-" + number
+            #expect(
+                JSONValue(parsing: Array(signed.utf8)) == Double(signed).map(JSONValue.number),
+                "seed 0xDEC1_4A15, \(signed)")
+        }
     }
 }
