@@ -172,6 +172,11 @@ public struct TimerService: Sendable {
                 outcome.requiresDurability = changed
                 outcome.event = event
                 outcome.reply = id == nil ? nil : Self.resultLine(id: id ?? .null, resultJSON: data)
+            case .line(let line, let changed, let event):
+                outcome.changedState = outcome.changedState || changed
+                outcome.requiresDurability = changed
+                outcome.event = event
+                outcome.reply = line
             case .stopped(let data, let ending):
                 outcome.changedState = true
                 outcome.requiresDurability = true
@@ -238,12 +243,24 @@ public struct TimerService: Sendable {
 
     enum RunResult {
         case result([UInt8], changed: Bool, event: String? = nil)
+        /// A whole reply line already written (``resultLine(id:snapshot:resolvedAt:)``), or `nil`
+        /// for a notification.
+        case line([UInt8]?, changed: Bool, event: String?)
         case stopped([UInt8], TimerEnding)
         case waiting
         case reload
         case listing(TimerListing)
         case subscribed([UInt8])
         case unsubscribed(SubscriptionRegistry.SubscriberID, [UInt8])
+    }
+
+    /// The reply line to a `timer.start`, or `nil` for a notification (written all the same, so
+    /// that a notification fails or not as the reply would).
+    private mutating func startReply(_ id: RPCID?, _ snapshot: TimerSnapshot, resolvedAt: LocalTimeResolution? = nil)
+        throws -> [UInt8]?
+    {
+        let line = try resultLine(id: id ?? .null, snapshot: snapshot, resolvedAt: resolvedAt)
+        return id == nil ? nil : line
     }
 
     private mutating func run(
@@ -271,13 +288,13 @@ public struct TimerService: Sendable {
                 let rule = snapshot.recurrence?.recurrence.ruleText ?? ""
                 let next = snapshot.endsAt.map { ISO8601.string(from: $0) } ?? "never"
                 let event = "started recurring timer \(snapshot.label), \(rule), next elapse \(next)" + actionText
-                return .result(try json(snapshot), changed: true, event: event)
+                return .line(try startReply(id, snapshot), changed: true, event: event)
             }
             if let (deadline, resolution) = try absoluteDeadline(params) {
                 let snapshot = try engine.start(
                     at: deadline, name: name, owner: context.uid, quota: quota, action: action)
                 let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
-                return .result(try json(snapshot, resolvedAt: resolution), changed: true, event: event)
+                return .line(try startReply(id, snapshot, resolvedAt: resolution), changed: true, event: event)
             }
             let durations = try Self.durations(params["durations"])
             let snapshot = try engine.start(
@@ -295,7 +312,7 @@ public struct TimerService: Sendable {
                 event.append(contentsOf: DurationFormatter.compact(seconds: seconds).utf8)
             }
             event.append(contentsOf: actionText.utf8)
-            return .result(try json(snapshot), changed: true, event: String(decoding: event, as: UTF8.self))
+            return .line(try startReply(id, snapshot), changed: true, event: String(decoding: event, as: UTF8.self))
         case .timerStop:
             let reference = try Self.timerReference(params, method)
             let ending = try engine.stop(reference, requester: context.requester)
