@@ -70,7 +70,9 @@ package struct JSONBytesWriter {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<20]))
+            // As typed bytes: appending an UnsafeRawBufferPointer went byte by byte.
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: 20 - start))
         }
     }
 

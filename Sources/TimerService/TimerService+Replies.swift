@@ -98,18 +98,18 @@ extension TimerService {
         throws(JSONBytesWriter.NonFiniteNumber)
     {
         writer.raw(#"{"createdAt":"#)
-        writer.string(timestamps.string(from: snapshot.createdAt))
+        writer.bytes.append(contentsOf: timestamps.quoted(from: snapshot.createdAt))
         writer.raw(#","duration":"#)
         try writer.number(snapshot.duration)
         writer.raw(#","elapsed":"#)
         try writer.number(snapshot.elapsed)
         if let endedAt = snapshot.endedAt {
             writer.raw(#","endedAt":"#)
-            writer.string(timestamps.string(from: endedAt))
+            writer.bytes.append(contentsOf: timestamps.quoted(from: endedAt))
         }
         if let endsAt = snapshot.endsAt {
             writer.raw(#","endsAt":"#)
-            writer.string(timestamps.string(from: endsAt))
+            writer.bytes.append(contentsOf: timestamps.quoted(from: endsAt))
         }
         // `String(snapshot.id)` as a JSON string: decimal digits need no escaping.
         writer.raw(#","id":""#)
@@ -127,10 +127,15 @@ extension TimerService {
         writer.raw(#","remaining":"#)
         try writer.number(snapshot.remaining)
         writer.raw(#","startedAt":"#)
-        writer.string(timestamps.string(from: snapshot.startedAt))
-        writer.raw(#","state":"#)
-        writer.string(snapshot.state.rawValue)
-        writer.bytes.append(UInt8(ascii: "}"))
+        writer.bytes.append(contentsOf: timestamps.quoted(from: snapshot.startedAt))
+        // The state's raw value as a literal (plain ASCII words, nothing to escape).
+        switch snapshot.state {
+        case .running: writer.raw(#","state":"running"}"#)
+        case .paused: writer.raw(#","state":"paused"}"#)
+        case .finished: writer.raw(#","state":"finished"}"#)
+        case .stopped: writer.raw(#","state":"stopped"}"#)
+        case .pending: writer.raw(#","state":"pending"}"#)
+        }
     }
 
     /// Timers as the protocol sends an array of them.

@@ -90,4 +90,24 @@ struct ReplyLineTests {
         #expect(silent.requiresDurability)
         #expect(try service.engine.status(.id(2)).duration == 5)
     }
+
+    @Test("The cache's quoted timestamps are the quoted text of string(from:), hits, swaps and misses alike")
+    func quotedTimestamps() {
+        // Expected: JSONBytesWriter.string of the text string(from:) gives, which is ISO8601.string(from:)
+        // (ISO8601Tests); before 1970 and after 9999 the cache does not hold the instant.
+        var cache = TimestampCache()
+        let start = FixedInstant.engineStart
+        let dates = [
+            start, start, start.addingTimeInterval(0.001), start, start.addingTimeInterval(0.0004),
+            start.addingTimeInterval(3_600), Date(timeIntervalSince1970: -1.5),
+            Date(timeIntervalSince1970: 253_402_300_800),
+            start,
+        ]
+        for date in dates {
+            let quoted = cache.quoted(from: date)
+            var writer = JSONBytesWriter()
+            writer.string(ISO8601.string(from: date))
+            #expect(quoted == writer.bytes, "\(date.timeIntervalSince1970)")
+        }
+    }
 }
