@@ -40,10 +40,15 @@ package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {
     package subscript(key: String) -> JSONValue? {
         get {
             // The byte count first (O(1) for native strings): names of other lengths are passed
-            // without a full String comparison.
+            // without a full String comparison. Read in place through the buffer: iterating the
+            // array copied (retained and released) every member's name and value.
             let count = key.utf8.count
-            for member in members where member.key.utf8.count == count && member.key == key { return member.value }
-            return nil
+            return members.withUnsafeBufferPointer { buffer -> JSONValue? in
+                for index in buffer.indices where buffer[index].key.utf8.count == count && buffer[index].key == key {
+                    return buffer[index].value
+                }
+                return nil
+            }
         }
         set {
             guard let newValue else {
