@@ -76,7 +76,7 @@ extension Daemon {
         collectNotifications()
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
-        if let event = outcome.event { log("\(event) (uid \(connection.uid))") }
+        if let event = outcome.event { log(Self.eventLine(event, uid: connection.uid)) }
         if let request = outcome.reloadRequest {
             let result: Result<ReloadResult, RPCError>
             if connection.uid == 0 || connection.uid == getuid() {
@@ -86,6 +86,23 @@ extension Daemon {
             }
             if let reply = TimerService.reloadReply(id: request.id, result) { queue(reply, to: connection) }
         }
+    }
+
+    /// `"\(event) (uid \(uid))"`, the log line of a request's event, written as UTF-8 bytes and
+    /// made a String once (the interpolation cost 1,200 instructions per pipelined start, issue 11).
+    ///
+    /// - Parameters:
+    ///   - event: what the request did (`ServiceOutcome.event`).
+    ///   - uid: the requester's uid.
+    /// - Returns: the line, without a newline.
+    static func eventLine(_ event: String, uid: UInt32) -> String {
+        var line: [UInt8] = []
+        line.reserveCapacity(event.utf8.count + 18)
+        line.append(contentsOf: event.utf8)
+        line.append(contentsOf: " (uid ".utf8)
+        line.append(contentsOf: String(uid).utf8)
+        line.append(UInt8(ascii: ")"))
+        return String(decoding: line, as: UTF8.self)
     }
 
     func fireTimers() {

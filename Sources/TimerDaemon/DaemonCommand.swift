@@ -92,10 +92,11 @@ public enum DaemonCommand {
     /// `Error:` or `WARNING:` line (which must start the line to be found), then marked by
     /// ``LogLine``: a journal priority `<N>` when stderr is the journal, else an ISO 8601 time.
     static func printError(_ line: String) {
-        let text =
-            line.utf8.starts(with: "timerd: ".utf8) || line.utf8.starts(with: "Error: ".utf8)
-                || line.utf8.starts(with: "WARNING: ".utf8)
-            ? line : "timerd: " + line
-        LogLine.write(text)
+        // The prefix is added by LogLine as bytes, not by a new String: a pipelined start logs a
+        // line, and the generic prefix tests plus the concatenation were 5 % of it (issue 11).
+        let isMarked =
+            LogLine.hasPrefix(line, "timerd: ") || LogLine.hasPrefix(line, "Error: ")
+            || LogLine.hasPrefix(line, "WARNING: ")
+        LogLine.write(line, prefix: isMarked ? "" : "timerd: ")
     }
 }

@@ -55,14 +55,24 @@ package struct JSONBytesWriter {
     ///
     /// - Parameter value: the integer.
     package mutating func integer(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
+        // Written backwards into 20 bytes on the stack (a sign and 19 digits hold any Int64), then
+        // appended at once: one append per digit was 1,300 instructions per reply (issue 11).
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = value.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            // As typed bytes: appending an UnsafeRawBufferPointer went byte by byte.
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: 20 - start))
         }
     }
 

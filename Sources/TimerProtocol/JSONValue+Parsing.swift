@@ -51,6 +51,42 @@ extension JSONValue {
         self = value
     }
 
+    /// Reads a request line: the members of its top-level object, and those of its `params`
+    /// member when that is an object, without building dictionaries (``JSONMembers``).
+    ///
+    /// The grammar, leniency, depth limit and first-wins rule are ``init(parsing:leniency:)``'s; it
+    /// accepts exactly the texts that parse there as an object. Only the first `params` member is
+    /// split out (it is the one that counts); the top-level ``JSONMembers`` then holds an empty
+    /// object in its place, so read `params`, not the member. Every other value, nested objects
+    /// included, is a ``JSONValue`` as ``init(parsing:leniency:)`` makes it.
+    ///
+    /// - Parameters:
+    ///   - bytes: the line, without its newline.
+    ///   - leniency: which inputs beyond RFC 8259 in UTF-8 to accept.
+    /// - Returns: the members and the `params` members (`nil` when `params` is absent or not an
+    ///   object), or `nil` when the text is not JSON or not an object (parse it with
+    ///   ``init(parsing:leniency:)`` to tell which).
+    /// - Complexity: O(n) in the number of bytes; a member is found in O(members).
+    package static func requestMembers(parsing bytes: [UInt8], leniency: Leniency) -> (
+        members: JSONMembers, params: JSONMembers?
+    )? {
+        var bytes = bytes
+        if leniency == .foundationCompatible {
+            guard let text = Self.utf8Text(bytes) else { return nil }
+            bytes = text
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONByteParser(bytes: buffer, allowsTrailingComma: leniency == .foundationCompatible)
+            parser.skipWhitespace()
+            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{"),
+                let members = parser.parseMembers(depth: 1, splittingParams: true)
+            else { return nil }
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { return nil }
+            return (members, parser.params)
+        }
+    }
+
     /// The exact text of an integer number that is a member of the top-level object, or `nil`.
     ///
     /// A ``JSONValue/number(_:)`` is a `Double`, which rounds integers beyond ±2^53
@@ -166,6 +202,8 @@ private struct JSONByteParser {
     var capturedKey: String?
     /// The source text of `capturedKey`'s value, when it was a number.
     var capturedLiteral: String?
+    /// The members of the request's `params` object, split out by ``parseMembers(depth:splittingParams:)``.
+    var params: JSONMembers?
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -236,6 +274,52 @@ private struct JSONByteParser {
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(object)
+            default: return nil
+            }
+        }
+    }
+
+    /// The members of an object (the index at its `{`), in order: ``parseObject(depth:)``'s grammar
+    /// without the dictionary. With `splittingParams`, the value of the first member named
+    /// `params`, when it is an object, is read the same way into ``params`` (an empty object
+    /// stands in its place among the members).
+    mutating func parseMembers(depth: Int, splittingParams: Bool) -> JSONMembers? {
+        guard depth <= JSONValue.maximumDepth else { return nil }
+        index += 1  // {
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(4)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return JSONMembers(members)
+        }
+        var sawParams = false
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipWhitespace()
+            let isParams = splittingParams && !sawParams && key == "params"
+            if isParams { sawParams = true }
+            if isParams, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                guard let inner = parseMembers(depth: depth + 1, splittingParams: false) else { return nil }
+                params = inner
+                members.append((key: key, value: .object([:])))
+            } else {
+                guard let value = parseValue(depth: depth) else { return nil }
+                members.append((key: key, value: value))
+            }
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                if skipsTrailingComma(before: UInt8(ascii: "}")) { return JSONMembers(members) }
+            case UInt8(ascii: "}"):
+                index += 1
+                return JSONMembers(members)
             default: return nil
             }
         }
@@ -370,6 +454,11 @@ private struct JSONByteParser {
         return value
     }
 
+    /// 10^0 … 10^22, every one an exact Double.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { power, _ in power * 10 }
+    }
+
     /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as a finite Double.
     private mutating func parseNumber() -> Double? {
         let start = index
@@ -392,14 +481,28 @@ private struct JSONByteParser {
                 index += 1
             }
         }
+        var fraction: (mantissa: Int64, digits: Int)?
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isSmallInteger = false
             index += 1
             guard isDigit(index) else { return nil }
-            while isDigit(index) { index += 1 }
+            // The digits after the point join the integer's into one mantissa while it stays exact.
+            var mantissa = isSmallInteger ? integer : -1
+            var digits = 0
+            while isDigit(index) {
+                if mantissa >= 0, mantissa < 100_000_000_000_000 {  // 10^14: one more digit stays < 10^15
+                    mantissa = mantissa * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                    digits += 1
+                } else {
+                    mantissa = -1
+                }
+                index += 1
+            }
+            if mantissa >= 0 { fraction = (mantissa, digits) }
+            isSmallInteger = false
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isSmallInteger = false
+            fraction = nil
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
@@ -409,6 +512,13 @@ private struct JSONByteParser {
         }
         if isSmallInteger, integer < 1 << 53 {
             let magnitude = Double(integer)
+            return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
+        }
+        if let fraction, fraction.digits <= 22 {
+            // Clinger's fast path: a mantissa below 10^15 (< 2^53) and 10^digits (≤ 10^22) are both
+            // exact Doubles, so one IEEE division rounds correctly, to what strtod returns for
+            // the text (`86400.0`, `0.25`); the String and strtod cost 600 instructions a number.
+            let magnitude = Double(fraction.mantissa) / Self.powersOfTen[fraction.digits]
             return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

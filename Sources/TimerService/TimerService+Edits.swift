@@ -7,7 +7,7 @@ import TimerProtocol
 /// for the commit like `timer.start`'s, and each is per-user like every method: another user's timer
 /// is reported as missing.
 extension TimerService {
-    mutating func runEdit(_ method: RPCMethod, params: [String: JSONValue], context: RequestContext) throws
+    mutating func runEdit(_ method: RPCMethod, params: JSONMembers, context: RequestContext) throws
         -> RunResult
     {
         switch method {
@@ -41,7 +41,7 @@ extension TimerService {
     }
 
     /// `timer.remove`: one ended timer (`timer`), or every ended timer of the caller (`allEnded`).
-    private mutating func runRemove(_ params: [String: JSONValue], context: RequestContext) throws -> RunResult {
+    private mutating func runRemove(_ params: JSONMembers, context: RequestContext) throws -> RunResult {
         try Self.allowOnly(["allEnded", "timer"], in: params, method: .timerRemove)
         let removed: [TimerSnapshot]
         switch params["allEnded"] {
@@ -63,10 +63,10 @@ extension TimerService {
     }
 
     /// `timer` of a method that also takes the keys in `extra`.
-    static func editReference(_ params: [String: JSONValue], _ method: RPCMethod, extra: Set<String> = [])
+    static func editReference(_ params: JSONMembers, _ method: RPCMethod, extra: [String] = [])
         throws -> TimerReference
     {
-        try allowOnly(extra.union(["timer"]), in: params, method: method)
+        try allowOnly(extra + ["timer"], in: params, method: method)
         return try timerReference(params.filter { $0.key == "timer" }, method)
     }
 

@@ -13,13 +13,47 @@ extension TimerService {
         switch value {
         case .none, .some(.null): return [:]
         case .some(.object(let object)): return object
-        case .some(let other):
-            throw RPCError(
-                .invalidParams, "params of \(method.rawValue) must be an object (by name), got \(other.typeName)")
+        case .some(let other): throw paramsError(other, method: method)
         }
     }
 
-    package static func allowOnly(_ keys: Set<String>, in params: [String: JSONValue], method: RPCMethod) throws {
+    /// `params` as members (``paramsObject(_:method:)``'s rules): none or `null` are no parameters.
+    ///
+    /// - Throws: `RPCError` `-32602` "params of … must be an object (by name)" for anything but an object.
+    static func params(_ value: JSONValue?, method: RPCMethod) throws -> JSONMembers {
+        switch value {
+        case .none, .some(.null): return [:]
+        case .some(.object(let object)): return JSONMembers(object)
+        case .some(let other): throw paramsError(other, method: method)
+        }
+    }
+
+    private static func paramsError(_ value: JSONValue, method: RPCMethod) -> RPCError {
+        RPCError(.invalidParams, "params of \(method.rawValue) must be an object (by name), got \(value.typeName)")
+    }
+
+    /// Refuses a parameter not in `keys`, naming the first such key in sorted order.
+    ///
+    /// - Parameters:
+    ///   - keys: the parameters `method` takes (a handful: compared one by one, no hashing).
+    ///   - params: the request's parameters.
+    ///   - method: the method, for the message.
+    /// - Throws: `RPCError` `-32602` "unknown parameter …; allowed: …" (docs/protocol.md).
+    package static func allowOnly(_ keys: [String], in params: [String: JSONValue], method: RPCMethod) throws {
+        try allowOnly(keys, in: JSONMembers(params), method: method)
+    }
+
+    /// Refuses a parameter not in `keys`, naming the first such key in sorted order.
+    ///
+    /// - Parameters:
+    ///   - keys: the parameters `method` takes (a handful: compared one by one, no hashing).
+    ///   - params: the request's parameters.
+    ///   - method: the method, for the message.
+    /// - Throws: `RPCError` `-32602` "unknown parameter …; allowed: …" (docs/protocol.md).
+    package static func allowOnly(_ keys: [String], in params: JSONMembers, method: RPCMethod) throws {
+        // Every key allowed is the common case: checked without building a Set or sorting the keys
+        // (the Set of timer.start's eleven names was 6 % of a pipelined start in callgrind, issue 11).
+        guard params.members.contains(where: { !keys.contains($0.key) }) else { return }
         for key in params.keys.sorted() where !keys.contains(key) {
             let allowed = keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ")
             throw RPCError(.invalidParams, "unknown parameter \"\(key)\" for \(method.rawValue); allowed: \(allowed)")
@@ -33,6 +67,13 @@ extension TimerService {
     }
 
     package static func timerReference(_ params: [String: JSONValue], _ method: RPCMethod) throws -> TimerReference {
+        try timerReference(JSONMembers(params), method)
+    }
+
+    /// The `timer` parameter (an id or a name), the only one `method` takes.
+    ///
+    /// - Throws: `RPCError` `-32602` when `timer` is missing or not an id or a name, or another is given.
+    static func timerReference(_ params: JSONMembers, _ method: RPCMethod) throws -> TimerReference {
         try allowOnly(["timer"], in: params, method: method)
         switch params["timer"] {
         case .some(.string(let text)):
@@ -48,7 +89,7 @@ extension TimerService {
 
     /// `at`: an ISO 8601 date-time with `Z` or an offset, or a local wall time with `timeZone` (and
     /// optionally `minuteInterval`), resolved by ``localTimeResolver``; exclusive with `durations`.
-    func absoluteDeadline(_ params: [String: JSONValue]) throws -> (Date, LocalTimeResolution?)? {
+    func absoluteDeadline(_ params: JSONMembers) throws -> (Date, LocalTimeResolution?)? {
         let text: String
         switch params["at"] {
         case .none, .some(.null):

@@ -13,7 +13,7 @@ extension TimerService {
     /// `on` (a calendar expression, with the requester's `timeZone` when it has one) or `every` (a
     /// period, with an optional first elapse `from`), with `skipMissed` and `randomizedDelay`; `nil`
     /// when neither `on` nor `every` is given (a one-shot timer, whose `at`/`durations` are read after).
-    func recurrenceRequest(_ params: [String: JSONValue]) throws -> TimerEngine.RecurrenceRequest? {
+    func recurrenceRequest(_ params: JSONMembers) throws -> TimerEngine.RecurrenceRequest? {
         let on = params["on"] ?? .null
         let every = params["every"] ?? .null
         if on == .null, every == .null {
@@ -83,7 +83,7 @@ extension TimerService {
             switch params["from"] {
             case .none, .some(.null): break
             case .some(.string(let text)):
-                var local: [String: JSONValue] = ["at": .string(text)]
+                var local: JSONMembers = ["at": .string(text)]
                 if let zone { local["timeZone"] = .string(zone) }
                 from = try absoluteDeadline(local)?.0
             case .some(let other): throw Self.typeError("from", "an ISO 8601 date-time string", other, .timerStart)

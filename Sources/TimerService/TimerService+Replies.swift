@@ -54,6 +54,90 @@ extension TimerService {
         return writer.bytes
     }
 
+    /// The reply line to a request answered with one timer, `{"id":…,"jsonrpc":"2.0","result":{…}}`:
+    /// the same bytes as ``resultLine(id:resultJSON:)`` of ``json(_:resolvedAt:)``, in one buffer.
+    ///
+    /// A plain timer (no children, no recurrence, no resolved local time: every `timer.start` with
+    /// `durations`) is written straight from the snapshot (``writePlain(_:to:)``), without a
+    /// `TimerInfo` and its strings; any other goes through `TimerInfo.write`. Building the reply
+    /// twice (the result, then the line around it) and the `TimerInfo` were a fifth of a pipelined
+    /// start in callgrind (issue 11). `ReplyLineTests` compare both paths on many snapshots.
+    ///
+    /// - Parameters:
+    ///   - id: the request's id (`.null` for a notification, whose line is then dropped).
+    ///   - snapshot: the engine's values.
+    ///   - resolvedAt: how a local `at` was resolved (only in the reply to `timer.start`).
+    /// - Returns: the line, without the newline.
+    /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure (the engine makes none).
+    mutating func resultLine(id: RPCID, snapshot: TimerSnapshot, resolvedAt: LocalTimeResolution? = nil) throws
+        -> [UInt8]
+    {
+        var writer = JSONBytesWriter(capacity: 512)
+        writer.raw(#"{"id":"#)
+        id.write(to: &writer)
+        writer.raw(#","jsonrpc":"2.0","result":"#)
+        if snapshot.children.isEmpty, snapshot.recurrence == nil, resolvedAt == nil {
+            try writePlain(snapshot, to: &writer)
+        } else {
+            var info = TimerInfo(snapshot, timestamps: &timestamps)
+            info.resolvedAt = resolvedAt
+            try info.write(to: &writer)
+        }
+        writer.bytes.append(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    /// Writes what `TimerInfo(snapshot).write(to:)` writes for a timer without children, recurrence
+    /// or resolved local time, member for member in its sorted order (`createdAt`, `duration`,
+    /// `elapsed`, `endedAt`, `endsAt`, `id`, `missed`, `name`, `progress`, `remaining`, `startedAt`,
+    /// `state`; `TimerInfo(_:timestamps:)` leaves `currentChild`, `children` and `recurrence` out
+    /// for such a timer, and `missed` unless it is true).
+    ///
+    /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure.
+    private mutating func writePlain(_ snapshot: TimerSnapshot, to writer: inout JSONBytesWriter)
+        throws(JSONBytesWriter.NonFiniteNumber)
+    {
+        writer.raw(#"{"createdAt":"#)
+        writer.bytes.append(contentsOf: timestamps.quoted(from: snapshot.createdAt))
+        writer.raw(#","duration":"#)
+        try writer.number(snapshot.duration)
+        writer.raw(#","elapsed":"#)
+        try writer.number(snapshot.elapsed)
+        if let endedAt = snapshot.endedAt {
+            writer.raw(#","endedAt":"#)
+            writer.bytes.append(contentsOf: timestamps.quoted(from: endedAt))
+        }
+        if let endsAt = snapshot.endsAt {
+            writer.raw(#","endsAt":"#)
+            writer.bytes.append(contentsOf: timestamps.quoted(from: endsAt))
+        }
+        // `String(snapshot.id)` as a JSON string: decimal digits need no escaping.
+        writer.raw(#","id":""#)
+        if snapshot.id <= UInt64(Int64.max) {
+            writer.integer(Int64(snapshot.id))
+        } else {
+            writer.bytes.append(contentsOf: String(snapshot.id).utf8)
+        }
+        writer.bytes.append(UInt8(ascii: "\""))
+        if snapshot.missed { writer.raw(#","missed":true"#) }
+        writer.raw(#","name":"#)
+        if let name = snapshot.name { writer.string(name) } else { writer.null() }
+        writer.raw(#","progress":"#)
+        try snapshot.progress.write(to: &writer)
+        writer.raw(#","remaining":"#)
+        try writer.number(snapshot.remaining)
+        writer.raw(#","startedAt":"#)
+        writer.bytes.append(contentsOf: timestamps.quoted(from: snapshot.startedAt))
+        // The state's raw value as a literal (plain ASCII words, nothing to escape).
+        switch snapshot.state {
+        case .running: writer.raw(#","state":"running"}"#)
+        case .paused: writer.raw(#","state":"paused"}"#)
+        case .finished: writer.raw(#","state":"finished"}"#)
+        case .stopped: writer.raw(#","state":"stopped"}"#)
+        case .pending: writer.raw(#","state":"pending"}"#)
+        }
+    }
+
     /// Timers as the protocol sends an array of them.
     ///
     /// - Parameter snapshots: the engine's values.

@@ -25,7 +25,7 @@ extension TimerService {
     ///
     /// - Throws: ``RPCError`` (`-32602` for bad parameters or an `afterSeq` past the last event,
     ///   `-32004` past a limit), `CountdownError.timerNotFound`.
-    mutating func subscribe(_ params: [String: JSONValue], context: RequestContext) throws -> [UInt8] {
+    mutating func subscribe(_ params: JSONMembers, context: RequestContext) throws -> [UInt8] {
         let method = RPCMethod.timerSubscribe
         try Self.allowOnly(["afterSeq", "events", "timer"], in: params, method: method)
         let scope: SubscriptionRegistry.Scope
@@ -71,7 +71,7 @@ extension TimerService {
     /// - Returns: the subscription ended and the result `{"unsubscribed":true}`.
     /// - Throws: ``RPCError`` `-32602` when `subscription` is missing, not a number, or not a
     ///   subscription of this connection.
-    mutating func unsubscribe(_ params: [String: JSONValue], context: RequestContext) throws
+    mutating func unsubscribe(_ params: JSONMembers, context: RequestContext) throws
         -> (SubscriptionRegistry.SubscriberID, [UInt8])
     {
         let method = RPCMethod.timerUnsubscribe

@@ -18,8 +18,11 @@ import TimerModel
 struct TimestampCache: Sendable {
     private var recentMilliseconds: Int64 = -1
     private var recentText = ""
+    /// `recentText` as a JSON string literal's UTF-8 bytes, quotes included (ISO 8601 text needs no escapes).
+    private var recentQuoted: [UInt8] = []
     private var olderMilliseconds: Int64 = -1
     private var olderText = ""
+    private var olderQuoted: [UInt8] = []
 
     /// Creates an empty cache.
     init() {}
@@ -36,12 +39,37 @@ struct TimestampCache: Sendable {
         if key == olderMilliseconds {
             swap(&recentMilliseconds, &olderMilliseconds)
             swap(&recentText, &olderText)
+            swap(&recentQuoted, &olderQuoted)
             return recentText
         }
         olderMilliseconds = recentMilliseconds
         olderText = recentText
+        olderQuoted = recentQuoted
         recentMilliseconds = key
         recentText = ISO8601.fastString(milliseconds: key)
+        recentQuoted = []
         return recentText
+    }
+
+    /// The ISO 8601 form of `date` as a JSON string, quotes included: the bytes
+    /// `JSONBytesWriter.string(string(from: date))` appends, without scanning them for escapes
+    /// (ISO 8601 text has no quote, backslash or control character).
+    ///
+    /// - Parameter date: the instant.
+    /// - Returns: `"2026-11-29T15:17:33.120Z"` with its quotes, UTF-8.
+    mutating func quoted(from date: Date) -> [UInt8] {
+        let text = string(from: date)
+        let rounded = (date.timeIntervalSince1970 * 1_000).rounded()
+        // Instants the cache does not hold (out of the fast formatter's range) are quoted afresh.
+        guard rounded >= 0, rounded < 253_402_300_800_000, Int64(rounded) == recentMilliseconds else {
+            return [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")]
+        }
+        if recentQuoted.isEmpty {
+            recentQuoted.reserveCapacity(text.utf8.count + 2)
+            recentQuoted.append(UInt8(ascii: "\""))
+            recentQuoted.append(contentsOf: text.utf8)
+            recentQuoted.append(UInt8(ascii: "\""))
+        }
+        return recentQuoted
     }
 }

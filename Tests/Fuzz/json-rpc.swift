@@ -32,8 +32,9 @@ public func fuzzRequestLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         .enumerated()
     {
         let bytes = Array(line)
-        _ = JSONValue(parsing: bytes)
-        _ = JSONValue(parsing: bytes, leniency: .foundationCompatible)
+        for leniency in [JSONValue.Leniency.strict, .foundationCompatible] {
+            checkRequestMembers(bytes, leniency: leniency)
+        }
         _ = try? RPCReply(line: bytes)
         let uid: UInt32 = bytes.count % 2 == 0 ? 1_000 : 0
         var outcome = service.handle(
@@ -47,4 +48,24 @@ public func fuzzRequestLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         _ = service.fireDueTimers()
     }
     return 0
+}
+
+/// The daemon's request reader (`JSONValue.requestMembers`, issue 11) must accept exactly the
+/// objects `JSONValue(parsing:)` accepts, with the same members (first of duplicates) and the same
+/// `params`; a difference traps, so libFuzzer reports it.
+///
+/// - Parameters:
+///   - bytes: one line.
+///   - leniency: the mode both read it in.
+private func checkRequestMembers(_ bytes: [UInt8], leniency: JSONValue.Leniency) {
+    let value = JSONValue(parsing: bytes, leniency: leniency)
+    let request = JSONValue.requestMembers(parsing: bytes, leniency: leniency)
+    guard case .object(let object)? = value else {
+        precondition(request == nil, "requestMembers read a line that is not a JSON object")
+        return
+    }
+    guard let request else { preconditionFailure("requestMembers refused a JSON object") }
+    var rebuilt = request.members.dictionary
+    if let params = request.params { rebuilt["params"] = .object(params.dictionary) }
+    precondition(rebuilt == object, "requestMembers read other members than JSONValue(parsing:)")
 }
