@@ -30,6 +30,7 @@ extension Daemon {
                 break
             }
             for (token, ready) in events {
+                fireDueBetweenSlices()
                 switch token {
                 case Self.zoneToken: zoneFileChanged()
                 case Self.listenerToken: acceptClients()
@@ -56,6 +57,7 @@ extension Daemon {
 
     func handle(_ line: [UInt8], from connection: Connection) {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        fireDueBetweenSlices()
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
@@ -98,6 +100,33 @@ extension Daemon {
         if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
+        collectNotifications()
+    }
+
+    /// Fires the timers due now in the middle of a turn, between two slices of its work (one ready
+    /// descriptor, one request, a slice of ``deliverNotifications()``, one connection's flush), so
+    /// that a firing waits for at most one slice rather than for the whole turn (issue 11: with 100
+    /// subscribers, one turn's fan-out took milliseconds). The firing instant is the one the
+    /// engine records (`daemon.stats` lateness).
+    ///
+    /// What the firings produce goes where a firing at the top of the next turn would put it:
+    /// their engine changes into the next commit, their notifications into
+    /// ``pendingNotifications`` (sent after that commit), and the replies of the `timer.wait`s they
+    /// end into ``deferredWakeups`` (queued at that commit), so nothing about them is written
+    /// before the commit that records them. Costs one read of the boot-time clock (vDSO) and a look
+    /// at the deadline queue's head when nothing is due. Not in shared mode, whose claims are
+    /// turns of their own (``sharedTurn()``).
+    func fireDueBetweenSlices() {
+        guard shared == nil, let due = service.engine.nextDeadline?.nanoseconds,
+            due <= Syscall.bootTimeNanoseconds()
+        else { return }
+        // The boot timer may still be armed for a deadline fired here: it is re-armed for the next
+        // one at the top of the next turn (a wake-up that finds nothing due fires nothing).
+        armedDeadline = nil
+        let (endings, wakeups) = service.fireDueTimers()
+        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
+        for ending in endings { log("timer \(ending.timer.label) finished") }
+        if !wakeups.isEmpty { deferredWakeups += wakeups }
         collectNotifications()
     }
 
@@ -191,11 +220,18 @@ extension Daemon {
                 rollBack(after: error, now: now)
             }
         }
+        if !deferredWakeups.isEmpty {
+            let wakeups = deferredWakeups
+            deferredWakeups.removeAll()
+            for wakeup in wakeups { deliver(wakeup) }
+        }
         releaseHeldReplies()
         deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {
+            // A firing between two connections' writes waits for one write, not for all of them.
+            fireDueBetweenSlices()
             if let connection = connections[token] { flush(connection) }
         }
         do {
@@ -227,6 +263,11 @@ extension Daemon {
 
     /// Milliseconds until the next coarse deadline (partial-line time-outs, idle exit), or -1.
     func nextWakeTimeout() -> Int32 {
+        // Timers fired between slices of the last turn left work for a turn of its own: their
+        // commit, notifications and wait replies go out now, not at the next wake-up.
+        if !pendingNotifications.isEmpty || !deferredWakeups.isEmpty || (stateIsDirty && commitRetry == nil) {
+            return 0
+        }
         let now = Syscall.bootTimeNanoseconds()
         var next: Int64?
         for token in streamingTokens {

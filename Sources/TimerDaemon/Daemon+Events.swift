@@ -40,7 +40,10 @@ extension Daemon {
         guard !pendingNotifications.isEmpty else { return }
         let taken = pendingNotifications
         pendingNotifications.removeAll(keepingCapacity: true)
-        for notification in taken {
+        for (index, notification) in taken.enumerated() {
+            // A firing waits for at most one slice of the fan-out (fireDueBetweenSlices()); what it
+            // produces is sent after the next commit, behind these notifications.
+            if index & 63 == 63 { fireDueBetweenSlices() }
             guard let connection = connections[notification.connection] else { continue }
             // A backlog that already held lines is either marked for this turn's flush (by its first
             // line here) or waits for the socket to take more (flush() leaves lines queued only when
