@@ -35,21 +35,33 @@ extension Daemon {
     /// slow client overflows into a `timer.gap` (reason `slow`), and marks the connection for the
     /// turn's flush.
     ///
+    /// Each line is written once into the turn's ``SharedLines`` (the notifications of one event
+    /// come one after the other with the same number and line); a backlog refers to runs of those
+    /// lines, so a subscriber of every event holds one entry per turn and its socket is written
+    /// from the shared buffer (``flush(_:)``), with no copy per subscriber.
+    ///
     /// - Complexity: O(n) in the notifications of the turn.
     func deliverNotifications() {
         guard !pendingNotifications.isEmpty else { return }
         let taken = pendingNotifications
         pendingNotifications.removeAll(keepingCapacity: true)
-        for (index, notification) in taken.enumerated() {
+        let lines = SharedLines()
+        var index = -1
+        var lastSeq: UInt64?
+        for (position, notification) in taken.enumerated() {
             // A firing waits for at most one slice of the fan-out (fireDueBetweenSlices()); what it
             // produces is sent after the next commit, behind these notifications.
-            if index & 63 == 63 { fireDueBetweenSlices() }
+            if position & 63 == 63 { fireDueBetweenSlices() }
             guard let connection = connections[notification.connection] else { continue }
+            if index < 0 || notification.seq == nil || notification.seq != lastSeq {
+                index = lines.append(seq: notification.seq, line: notification.line)
+                lastSeq = notification.seq
+            }
             // A backlog that already held lines is either marked for this turn's flush (by its first
             // line here) or waits for the socket to take more (flush() leaves lines queued only when
             // write(2) would block, and then epoll watches for writability): no second hash probe.
             let wasEmpty = connection.state.events.isEmpty
-            if !connection.state.events.offer(seq: notification.seq, line: notification.line) {
+            if !connection.state.events.offer(lines, line: index) {
                 log(
                     "client \(connection.token) (uid \(connection.uid)): does not read its events "
                         + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
