@@ -200,6 +200,9 @@ extension Daemon {
     /// is answered `-32603` with the reason; other replies go out as they are, and the connections
     /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
     func commit() {
+        // Timers due now are finished before the commit, so that they are in it (and not behind
+        // its fsync).
+        fireDueBetweenSlices()
         collectDueActions()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
@@ -225,6 +228,8 @@ extension Daemon {
             deferredWakeups.removeAll()
             for wakeup in wakeups { deliver(wakeup) }
         }
+        // The fsync above may have taken milliseconds (what this finishes goes in the next commit).
+        fireDueBetweenSlices()
         releaseHeldReplies()
         deliverNotifications()
         let tokens = pendingFlush

@@ -257,7 +257,8 @@ public struct SubscriptionRegistry: Sendable {
                 next += 1
             }
             endsAny = endsAny || entry.endsAtFirstEvent
-            result.append(Delivery(subscriber: entry.subscriber, endsSubscription: entry.endsAtFirstEvent, tag: entry.tag))
+            result.append(
+                Delivery(subscriber: entry.subscriber, endsSubscription: entry.endsAtFirstEvent, tag: entry.tag))
         }
         while next < ones.count {
             result.append(ones[next].delivery)
