@@ -48,25 +48,30 @@ extension Daemon {
         let lines = SharedLines()
         var index = -1
         var lastSeq: UInt64?
-        for (position, notification) in taken.enumerated() {
-            // A firing waits for at most one slice of the fan-out (fireDueBetweenSlices()); what it
-            // produces is sent after the next commit, behind these notifications.
-            if position & 63 == 63 { fireDueBetweenSlices() }
-            guard let connection = connections[notification.connection] else { continue }
-            if index < 0 || notification.seq == nil || notification.seq != lastSeq {
-                index = lines.append(seq: notification.seq, line: notification.line)
-                lastSeq = notification.seq
+        // Read in place: copying each notification out would retain and release its line.
+        taken.withUnsafeBufferPointer { taken in
+            for position in taken.indices {
+                // A firing waits for at most one slice of the fan-out (fireDueBetweenSlices()); what
+                // it produces is sent after the next commit, behind these notifications.
+                if position & 63 == 63 { fireDueBetweenSlices() }
+                guard let connection = connections[taken[position].connection] else { continue }
+                let seq = taken[position].seq
+                if index < 0 || seq == nil || seq != lastSeq {
+                    index = lines.append(seq: seq, line: taken[position].line)
+                    lastSeq = seq
+                }
+                // A backlog that already held lines is either marked for this turn's flush (by its
+                // first line here) or waits for the socket to take more (flush() leaves lines queued
+                // only when write(2) would block, and then epoll watches for writability): no
+                // second hash probe.
+                let (wasEmpty, dropped) = connection.state.offerEvent(lines, line: index)
+                if dropped {
+                    log(
+                        "client \(connection.token) (uid \(connection.uid)): does not read its events "
+                            + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
+                }
+                if wasEmpty { pendingFlush.insert(connection.token) }
             }
-            // A backlog that already held lines is either marked for this turn's flush (by its first
-            // line here) or waits for the socket to take more (flush() leaves lines queued only when
-            // write(2) would block, and then epoll watches for writability): no second hash probe.
-            let wasEmpty = connection.state.events.isEmpty
-            if !connection.state.events.offer(lines, line: index) {
-                log(
-                    "client \(connection.token) (uid \(connection.uid)): does not read its events "
-                        + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
-            }
-            if wasEmpty { pendingFlush.insert(connection.token) }
         }
     }
 

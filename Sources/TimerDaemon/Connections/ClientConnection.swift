@@ -43,6 +43,18 @@ struct ClientConnection {
         guard !output.isClosingAfterFlush else { return false }
         return events.drain(into: &output)
     }
+    /// Queues line `index` of the turn's shared lines in ``events`` (``EventBacklog/offer(_:line:)``),
+    /// in one access to the connection's state.
+    ///
+    /// - Parameters:
+    ///   - lines: the turn's shared lines.
+    ///   - index: the line's index in `lines`.
+    /// - Returns: whether the backlog was empty before (the connection is then marked for the
+    ///   turn's flush), and whether it was dropped for a gap (the daemon logs it).
+    mutating func offerEvent(_ lines: SharedLines, line index: Int) -> (wasEmpty: Bool, dropped: Bool) {
+        let wasEmpty = events.isEmpty
+        return (wasEmpty, !events.offer(lines, line: index))
+    }
     /// Marks `written` bytes of the backlog's shared run (``EventBacklog/sharedFront``) as
     /// written; the rest of a line the write cut goes to ``output``.
     ///

@@ -39,6 +39,11 @@ struct EventBacklog {
     private(set) var bytes = 0
     /// How many times a backlog was dropped for being over ``maximumBytes``.
     private(set) var dropCount = 0
+    /// The shared lines and end of the last run offered, when that run is still the last entry
+    /// (checked before the entry itself is read: most offers extend it).
+    private var tailLines: SharedLines?
+    private var tailStart = 0
+    private var tailEnd = 0
 
     /// Whether nothing is queued.
     var isEmpty: Bool { head == entries.count }
@@ -54,6 +59,7 @@ struct EventBacklog {
     mutating func offer(seq: UInt64?, line: [UInt8]) -> Bool {
         if bytes + line.count + 1 <= Self.maximumBytes {
             entries.append(.line(seq: seq, line))
+            tailLines = nil
             bytes += line.count + 1
             return true
         }
@@ -78,13 +84,14 @@ struct EventBacklog {
             return false
         }
         bytes += size
-        if head < entries.count, case .shared(let last, let run) = entries[entries.count - 1], last === lines,
-            run.upperBound == index
-        {
-            entries[entries.count - 1] = .shared(lines, lines: run.lowerBound..<(index + 1))
+        if tailLines === lines, tailEnd == index {
+            entries[entries.count - 1] = .shared(lines, lines: tailStart..<(index + 1))
         } else {
             entries.append(.shared(lines, lines: index..<(index + 1)))
+            tailLines = lines
+            tailStart = index
         }
+        tailEnd = index + 1
         return true
     }
 
@@ -110,6 +117,7 @@ struct EventBacklog {
             }
         }
         entries.removeAll(keepingCapacity: true)
+        tailLines = nil
         head = 0
         bytes = 0
         dropCount += 1
@@ -154,6 +162,7 @@ struct EventBacklog {
             compact()
         } else {
             entries[head] = .shared(lines, lines: rest..<run.upperBound)
+            if head == entries.count - 1 { tailStart = rest }
         }
     }
 
@@ -186,6 +195,7 @@ struct EventBacklog {
     private mutating func compact() {
         if head == entries.count {
             entries.removeAll(keepingCapacity: true)
+            tailLines = nil
             head = 0
         } else if head >= 1_024, head * 2 >= entries.count {
             entries.removeFirst(head)
