@@ -111,7 +111,7 @@ extension Daemon {
     ///
     /// What the firings produce goes where a firing at the top of the next turn would put it:
     /// their engine changes into the next commit, their notifications into
-    /// ``pendingNotifications`` (sent after that commit), and the replies of the `timer.wait`s they
+    /// the service's notifications (sent after that commit), and the replies of the `timer.wait`s they
     /// end into ``deferredWakeups`` (queued at that commit), so nothing about them is written
     /// before the commit that records them. Costs one read of the boot-time clock (vDSO) and a look
     /// at the deadline queue's head when nothing is due. Not in shared mode, whose claims are
@@ -228,9 +228,9 @@ extension Daemon {
             deferredWakeups.removeAll()
             for wakeup in wakeups { deliver(wakeup) }
         }
-        // The fsync above may have taken milliseconds (what this finishes goes in the next commit).
-        fireDueBetweenSlices()
         releaseHeldReplies()
+        // Timers that came due during the fsync are finished while the fan-out and the flush run
+        // (their slices): what they produce waits for the next commit.
         deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
@@ -270,7 +270,9 @@ extension Daemon {
     func nextWakeTimeout() -> Int32 {
         // Timers fired between slices of the last turn left work for a turn of its own: their
         // commit, notifications and wait replies go out now, not at the next wake-up.
-        if !pendingNotifications.isEmpty || !deferredWakeups.isEmpty || (stateIsDirty && commitRetry == nil) {
+        if !pendingNotifications.isEmpty || service.hasPendingNotifications || !deferredWakeups.isEmpty
+            || (stateIsDirty && commitRetry == nil)
+        {
             return 0
         }
         let now = Syscall.bootTimeNanoseconds()

@@ -20,8 +20,18 @@ extension Daemon {
         }
     }
 
-    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``).
+    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``)
+    /// in shared mode, where the shared host adds its own to the same list. On one host the
+    /// service keeps them, in order, until ``deliverNotifications()`` takes them all at once
+    /// after the commit: appending each request's (100 per event with 100 subscribers) to this
+    /// list copied every one of them (docs/performance.md, issue 11 fourth round).
     func collectNotifications() {
+        guard shared != nil else { return }
+        takeServiceNotifications()
+    }
+
+    /// Moves the service's notifications to the end of ``pendingNotifications``.
+    private func takeServiceNotifications() {
         let taken = service.takeNotifications()
         guard !taken.isEmpty else { return }
         if pendingNotifications.isEmpty {
@@ -42,6 +52,7 @@ extension Daemon {
     ///
     /// - Complexity: O(n) in the notifications of the turn.
     func deliverNotifications() {
+        if shared == nil { takeServiceNotifications() }
         guard !pendingNotifications.isEmpty else { return }
         let taken = pendingNotifications
         pendingNotifications.removeAll(keepingCapacity: true)

@@ -131,6 +131,9 @@ extension TimerService {
         return notifications
     }
 
+    /// Whether notifications are waiting for ``takeNotifications()``.
+    public var hasPendingNotifications: Bool { !notifications.isEmpty }
+
     /// Takes the engine's events, numbers them into the ring and fans them out through
     /// ``subscriptions``: each pending `timer.wait` whose timer ended gets its reply, each
     /// matching `timer.subscribe` a notification (one per connection per event, however many of
