@@ -231,7 +231,7 @@ extension Daemon {
         releaseHeldReplies()
         // Timers that came due during the fsync are finished while the fan-out and the flush run
         // (their slices): what they produce waits for the next commit.
-        deliverNotifications()
+        let turn = deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {
@@ -239,6 +239,7 @@ extension Daemon {
             fireDueBetweenSlices()
             if let connection = connections[token] { flush(connection) }
         }
+        detachSharedLines(turn)
         do {
             try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
         } catch {

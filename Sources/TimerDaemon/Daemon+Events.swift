@@ -50,10 +50,13 @@ extension Daemon {
     /// lines, so a subscriber of every event holds one entry per turn and its socket is written
     /// from the shared buffer (``flush(_:)``), with no copy per subscriber.
     ///
+    /// - Returns: the turn's shared lines and the connections that hold runs of them, for
+    ///   ``detachSharedLines(_:)`` after the flush; `nil` when there was nothing to send.
     /// - Complexity: O(n) in the notifications of the turn.
-    func deliverNotifications() {
+    func deliverNotifications() -> (lines: SharedLines, holders: [UInt64])? {
         if shared == nil { takeServiceNotifications() }
-        guard !pendingNotifications.isEmpty else { return }
+        guard !pendingNotifications.isEmpty else { return nil }
+        var holders: [UInt64] = []
         let taken = pendingNotifications
         pendingNotifications.removeAll(keepingCapacity: true)
         let lines = SharedLines()
@@ -75,7 +78,8 @@ extension Daemon {
                 // first line here) or waits for the socket to take more (flush() leaves lines queued
                 // only when write(2) would block, and then epoll watches for writability): no
                 // second hash probe.
-                let (wasEmpty, dropped) = connection.state.offerEvent(lines, line: index)
+                let (wasEmpty, dropped, newRun) = connection.state.offerEvent(lines, line: index)
+                if newRun { holders.append(connection.token) }
                 if dropped {
                     log(
                         "client \(connection.token) (uid \(connection.uid)): does not read its events "
@@ -83,6 +87,21 @@ extension Daemon {
                 }
                 if wasEmpty { pendingFlush.insert(connection.token) }
             }
+        }
+        return (lines, holders)
+    }
+
+    /// After the turn's flush: a connection whose socket did not take all of its runs of the
+    /// turn's shared lines gets its own copy of them (``EventBacklog/detach(from:)``), so a slow
+    /// subscriber holds at most its own 1 MiB, never other subscribers' lines of the turns it
+    /// missed. Nothing is copied when every run was written (the usual case).
+    ///
+    /// - Parameter turn: what ``deliverNotifications()`` returned.
+    func detachSharedLines(_ turn: (lines: SharedLines, holders: [UInt64])?) {
+        guard let turn else { return }
+        for token in turn.holders {
+            guard let connection = connections[token], !connection.state.events.isEmpty else { continue }
+            connection.state.events.detach(from: turn.lines)
         }
     }
 

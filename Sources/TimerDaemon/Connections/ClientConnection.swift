@@ -50,10 +50,12 @@ struct ClientConnection {
     ///   - lines: the turn's shared lines.
     ///   - index: the line's index in `lines`.
     /// - Returns: whether the backlog was empty before (the connection is then marked for the
-    ///   turn's flush), and whether it was dropped for a gap (the daemon logs it).
-    mutating func offerEvent(_ lines: SharedLines, line index: Int) -> (wasEmpty: Bool, dropped: Bool) {
+    ///   turn's flush), whether it was dropped for a gap (the daemon logs it), and whether the line
+    ///   started a run of `lines` here (``EventBacklog/detach(from:)`` after the flush).
+    mutating func offerEvent(_ lines: SharedLines, line index: Int) -> (wasEmpty: Bool, dropped: Bool, newRun: Bool) {
         let wasEmpty = events.isEmpty
-        return (wasEmpty, !events.offer(lines, line: index))
+        let (kept, newRun) = events.offer(lines, line: index)
+        return (wasEmpty, !kept, newRun)
     }
     /// Marks `written` bytes of the backlog's shared run (``EventBacklog/sharedFront``) as
     /// written; the rest of a line the write cut goes to ``output``.

@@ -74,25 +74,45 @@ struct EventBacklog {
     /// - Parameters:
     ///   - lines: the turn's shared lines.
     ///   - index: the line's index in `lines`.
-    /// - Returns: `false` when the backlog was dropped (the daemon logs it).
+    /// - Returns: `kept` `false` when the backlog was dropped (the daemon logs it); `newRun` when
+    ///   the line started a run of `lines` here (the connection then holds a reference to them).
     /// - Complexity: O(1) amortised; O(n) for the n lines dropped.
     @discardableResult
-    mutating func offer(_ lines: SharedLines, line index: Int) -> Bool {
+    mutating func offer(_ lines: SharedLines, line index: Int) -> (kept: Bool, newRun: Bool) {
         let size = lines.byteCount(of: index..<(index + 1))
         guard bytes + size <= Self.maximumBytes else {
             drop(adding: lines.seqs[index])
-            return false
+            return (false, false)
         }
         bytes += size
+        var newRun = false
         if tailLines === lines, tailEnd == index {
             entries[entries.count - 1] = .shared(lines, lines: tailStart..<(index + 1))
         } else {
             entries.append(.shared(lines, lines: index..<(index + 1)))
             tailLines = lines
             tailStart = index
+            newRun = true
         }
         tailEnd = index + 1
-        return true
+        return (true, newRun)
+    }
+
+    /// Replaces the runs of `lines` still queued (the socket did not take them this turn) by one
+    /// copy of their lines of this backlog's own, so that a subscriber that does not read keeps
+    /// only its own lines alive (at most ``maximumBytes``), not every line of the turns it missed.
+    ///
+    /// - Parameter lines: the turn's shared lines.
+    /// - Complexity: O(e + n) in the entries queued and the bytes copied.
+    mutating func detach(from lines: SharedLines) {
+        var own: SharedLines?
+        for index in head..<entries.count {
+            guard case .shared(let shared, let run) = entries[index], shared === lines else { continue }
+            let copy = own ?? SharedLines(capacity: lines.byteCount(of: run))
+            own = copy
+            entries[index] = .shared(copy, lines: copy.append(run, of: lines))
+        }
+        if tailLines === lines { tailLines = nil }
     }
 
     /// Replaces everything queued, and the event numbered `seq`, by one gap at the front.

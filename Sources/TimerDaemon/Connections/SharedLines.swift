@@ -45,6 +45,24 @@ final class SharedLines {
         return seqs.count - 1
     }
 
+    /// Appends copies of lines `run` of `other` (with their LFs and numbers).
+    ///
+    /// - Parameters:
+    ///   - run: a range of line indices of `other`.
+    ///   - other: the lines to copy from.
+    /// - Returns: the indices of the copies here.
+    /// - Complexity: O(n) in the bytes and lines copied.
+    func append(_ run: Range<Int>, of other: SharedLines) -> Range<Int> {
+        let first = seqs.count
+        let shift = bytes.count - other.offsets[run.lowerBound]
+        bytes += other.bytes(of: run)
+        for index in run {
+            offsets.append(other.offsets[index + 1] + shift)
+            seqs.append(other.seqs[index])
+        }
+        return first..<seqs.count
+    }
+
     /// The bytes of lines `lines` (with their LFs).
     ///
     /// - Parameter lines: a range of line indices, within ``count``.
