@@ -103,14 +103,22 @@ struct EventBacklog {
     /// only its own lines alive (at most ``maximumBytes``), not every line of the turns it missed.
     ///
     /// - Parameter lines: the turn's shared lines.
-    /// - Complexity: O(e + n) in the entries queued and the bytes copied.
+    /// - Complexity: O(e + n) in the entries and bytes of this turn's runs (they are the last
+    ///   entries: what a connection was offered since the turn's fan-out began).
     mutating func detach(from lines: SharedLines) {
-        var own: SharedLines?
-        for index in head..<entries.count {
-            guard case .shared(let shared, let run) = entries[index], shared === lines else { continue }
-            let copy = own ?? SharedLines(capacity: lines.byteCount(of: run))
-            own = copy
-            entries[index] = .shared(copy, lines: copy.append(run, of: lines))
+        // The turn's runs are the last entries (a drop removed any before it): the scan goes back
+        // from the end and stops at the first other entry, so a long backlog costs nothing here.
+        var first = entries.count
+        while first > head, case .shared(let shared, _) = entries[first - 1], shared === lines { first -= 1 }
+        guard first < entries.count else { return }
+        var size = 0
+        for index in first..<entries.count {
+            if case .shared(_, let run) = entries[index] { size += lines.byteCount(of: run) }
+        }
+        let own = SharedLines(capacity: size)
+        for index in first..<entries.count {
+            guard case .shared(_, let run) = entries[index] else { continue }
+            entries[index] = .shared(own, lines: own.append(run, of: lines))
         }
         if tailLines === lines { tailLines = nil }
     }
