@@ -8,8 +8,10 @@ import Countdown
 /// (`finished`, `stopped`, `missed`), until the first of them.
 ///
 /// Subscribers of an event are told in the order they subscribed. Adding and removing a
-/// subscription are O(1) (hash tables keyed by subscriber and by timer; no list is scanned), so a
-/// client that disconnects with many waits open costs one removal per wait.
+/// subscription are O(1) (hash tables keyed by subscriber and by timer; no list is scanned;
+/// amortised for subscriptions to every timer, kept in an ordered array whose removed entries are
+/// compacted away once they are half of it), so a client that disconnects with many waits open
+/// costs one removal per wait.
 ///
 /// ```swift
 /// var registry = SubscriptionRegistry()
