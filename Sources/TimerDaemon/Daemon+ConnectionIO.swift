@@ -180,6 +180,21 @@ extension Daemon {
                 connection.state.output.consume(written)
                 connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             }
+            // A run of the turn's shared notification lines goes from the one shared buffer to
+            // this socket (no copy per subscriber); a cut line's rest goes to the output queue.
+            while !connection.state.output.isClosingAfterFlush, let run = connection.state.events.sharedFront {
+                let written: Int?
+                do {
+                    written = try connection.socket.write(run)
+                } catch {
+                    close(connection)
+                    return
+                }
+                guard let written else { break writing }
+                connection.state.consumeSharedEvents(written)
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
+                if !connection.state.output.isEmpty { continue writing }
+            }
         } while connection.state.drainEvents()
         switch connection.state.finishWrites() {
         case .close: close(connection)

@@ -30,6 +30,7 @@ extension Daemon {
                 break
             }
             for (token, ready) in events {
+                fireDueBetweenSlices()
                 switch token {
                 case Self.zoneToken: zoneFileChanged()
                 case Self.listenerToken: acceptClients()
@@ -56,6 +57,7 @@ extension Daemon {
 
     func handle(_ line: [UInt8], from connection: Connection) {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        fireDueBetweenSlices()
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
@@ -115,6 +117,33 @@ extension Daemon {
         if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
         for ending in endings { log("timer \(ending.timer.label) finished") }
         for wakeup in wakeups { deliver(wakeup) }
+        collectNotifications()
+    }
+
+    /// Fires the timers due now in the middle of a turn, between two slices of its work (one ready
+    /// descriptor, one request, a slice of ``deliverNotifications()``, one connection's flush), so
+    /// that a firing waits for at most one slice rather than for the whole turn (issue 11: with 100
+    /// subscribers, one turn's fan-out took milliseconds). The firing instant is the one the
+    /// engine records (`daemon.stats` lateness).
+    ///
+    /// What the firings produce goes where a firing at the top of the next turn would put it:
+    /// their engine changes into the next commit, their notifications into
+    /// the service's notifications (sent after that commit), and the replies of the `timer.wait`s they
+    /// end into ``deferredWakeups`` (queued at that commit), so nothing about them is written
+    /// before the commit that records them. Costs one read of the boot-time clock (vDSO) and a look
+    /// at the deadline queue's head when nothing is due. Not in shared mode, whose claims are
+    /// turns of their own (``sharedTurn()``).
+    func fireDueBetweenSlices() {
+        guard shared == nil, let due = service.engine.nextDeadline?.nanoseconds,
+            due <= Syscall.bootTimeNanoseconds()
+        else { return }
+        // The boot timer may still be armed for a deadline fired here: it is re-armed for the next
+        // one at the top of the next turn (a wake-up that finds nothing due fires nothing).
+        armedDeadline = nil
+        let (endings, wakeups) = service.fireDueTimers()
+        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
+        for ending in endings { log("timer \(ending.timer.label) finished") }
+        if !wakeups.isEmpty { deferredWakeups += wakeups }
         collectNotifications()
     }
 
@@ -188,6 +217,9 @@ extension Daemon {
     /// is answered `-32603` with the reason; other replies go out as they are, and the connections
     /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
     func commit() {
+        // Timers due now are finished before the commit, so that they are in it (and not behind
+        // its fsync).
+        fireDueBetweenSlices()
         collectDueActions()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
@@ -208,13 +240,23 @@ extension Daemon {
                 rollBack(after: error, now: now)
             }
         }
+        if !deferredWakeups.isEmpty {
+            let wakeups = deferredWakeups
+            deferredWakeups.removeAll()
+            for wakeup in wakeups { deliver(wakeup) }
+        }
         releaseHeldReplies()
-        deliverNotifications()
+        // Timers that came due during the fsync are finished while the fan-out and the flush run
+        // (their slices): what they produce waits for the next commit.
+        let turn = deliverNotifications()
         let tokens = pendingFlush
         pendingFlush.removeAll()
         for token in tokens {
+            // A firing between two connections' writes waits for one write, not for all of them.
+            fireDueBetweenSlices()
             if let connection = connections[token] { flush(connection) }
         }
+        detachSharedLines(turn)
         do {
             try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
         } catch {
@@ -244,6 +286,13 @@ extension Daemon {
 
     /// Milliseconds until the next coarse deadline (partial-line time-outs, idle exit), or -1.
     func nextWakeTimeout() -> Int32 {
+        // Timers fired between slices of the last turn left work for a turn of its own: their
+        // commit, notifications and wait replies go out now, not at the next wake-up.
+        if !pendingNotifications.isEmpty || service.hasPendingNotifications || !deferredWakeups.isEmpty
+            || (stateIsDirty && commitRetry == nil)
+        {
+            return 0
+        }
         let now = Syscall.bootTimeNanoseconds()
         var next: Int64?
         for token in streamingTokens {

@@ -20,8 +20,18 @@ extension Daemon {
         }
     }
 
-    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``).
+    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``)
+    /// in shared mode, where the shared host adds its own to the same list. On one host the
+    /// service keeps them, in order, until ``deliverNotifications()`` takes them all at once
+    /// after the commit: appending each request's (100 per event with 100 subscribers) to this
+    /// list copied every one of them (docs/performance.md, issue 11 fourth round).
     func collectNotifications() {
+        guard shared != nil else { return }
+        takeServiceNotifications()
+    }
+
+    /// Moves the service's notifications to the end of ``pendingNotifications``.
+    private func takeServiceNotifications() {
         let taken = service.takeNotifications()
         guard !taken.isEmpty else { return }
         if pendingNotifications.isEmpty {
@@ -35,23 +45,63 @@ extension Daemon {
     /// slow client overflows into a `timer.gap` (reason `slow`), and marks the connection for the
     /// turn's flush.
     ///
+    /// Each line is written once into the turn's ``SharedLines`` (the notifications of one event
+    /// come one after the other with the same number and line); a backlog refers to runs of those
+    /// lines, so a subscriber of every event holds one entry per turn and its socket is written
+    /// from the shared buffer (``flush(_:)``), with no copy per subscriber.
+    ///
+    /// - Returns: the turn's shared lines and the connections that hold runs of them, for
+    ///   ``detachSharedLines(_:)`` after the flush; `nil` when there was nothing to send.
     /// - Complexity: O(n) in the notifications of the turn.
-    func deliverNotifications() {
-        guard !pendingNotifications.isEmpty else { return }
+    func deliverNotifications() -> (lines: SharedLines, holders: [UInt64])? {
+        if shared == nil { takeServiceNotifications() }
+        guard !pendingNotifications.isEmpty else { return nil }
+        var holders: [UInt64] = []
         let taken = pendingNotifications
         pendingNotifications.removeAll(keepingCapacity: true)
-        for notification in taken {
-            guard let connection = connections[notification.connection] else { continue }
-            // A backlog that already held lines is either marked for this turn's flush (by its first
-            // line here) or waits for the socket to take more (flush() leaves lines queued only when
-            // write(2) would block, and then epoll watches for writability): no second hash probe.
-            let wasEmpty = connection.state.events.isEmpty
-            if !connection.state.events.offer(seq: notification.seq, line: notification.line) {
-                log(
-                    "client \(connection.token) (uid \(connection.uid)): does not read its events "
-                        + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
+        let lines = SharedLines()
+        var index = -1
+        var lastSeq: UInt64?
+        // Read in place: copying each notification out would retain and release its line.
+        taken.withUnsafeBufferPointer { taken in
+            for position in taken.indices {
+                // A firing waits for at most one slice of the fan-out (fireDueBetweenSlices()); what
+                // it produces is sent after the next commit, behind these notifications.
+                if position & 63 == 63 { fireDueBetweenSlices() }
+                guard let connection = connections[taken[position].connection] else { continue }
+                let seq = taken[position].seq
+                if index < 0 || seq == nil || seq != lastSeq {
+                    index = lines.append(seq: seq, line: taken[position].line)
+                    lastSeq = seq
+                }
+                // A backlog that already held lines is either marked for this turn's flush (by its
+                // first line here) or waits for the socket to take more (flush() leaves lines queued
+                // only when write(2) would block, and then epoll watches for writability): no
+                // second hash probe.
+                let (wasEmpty, dropped, newRun) = connection.state.offerEvent(lines, line: index)
+                if newRun { holders.append(connection.token) }
+                if dropped {
+                    log(
+                        "client \(connection.token) (uid \(connection.uid)): does not read its events "
+                            + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
+                }
+                if wasEmpty { pendingFlush.insert(connection.token) }
             }
-            if wasEmpty { pendingFlush.insert(connection.token) }
+        }
+        return (lines, holders)
+    }
+
+    /// After the turn's flush: a connection whose socket did not take all of its runs of the
+    /// turn's shared lines gets its own copy of them (``EventBacklog/detach(from:)``), so a slow
+    /// subscriber holds at most its own 1 MiB, never other subscribers' lines of the turns it
+    /// missed. Nothing is copied when every run was written (the usual case).
+    ///
+    /// - Parameter turn: what ``deliverNotifications()`` returned.
+    func detachSharedLines(_ turn: (lines: SharedLines, holders: [UInt64])?) {
+        guard let turn else { return }
+        for token in turn.holders {
+            guard let connection = connections[token], !connection.state.events.isEmpty else { continue }
+            connection.state.events.detach(from: turn.lines)
         }
     }
 

@@ -81,6 +81,9 @@ public final class Daemon {
     var heldTokens: Set<UInt64> = []
     /// This turn's event notifications, sent after its commit (``deliverNotifications()``).
     var pendingNotifications: [EventNotification] = []
+    /// Replies to `timer.wait`s ended by timers fired between slices of a turn
+    /// (``fireDueBetweenSlices()``), queued at the next commit.
+    var deferredWakeups: [(waiter: WaiterID, reply: [UInt8])] = []
     /// After a refused commit: when to try again (boot-time ns) and the wait after a next failure.
     var commitRetry: (at: Int64, backoff: Int64)?
     var readBuffer = [UInt8](repeating: 0, count: 65_536)

@@ -52,8 +52,12 @@ extension TimerService {
         }
         try checkWaitLimits(for: context)
         let subscriber = context.waiter
-        subscriptions.subscribe(subscriber, to: scope, kinds: kinds, lifetime: .untilCancelled)
+        subscriptions.subscribe(
+            subscriber, to: scope, kinds: kinds, lifetime: .untilCancelled, tag: context.connection)
         streams[subscriber] = StreamSubscription(uid: context.uid, connection: context.connection)
+        let onConnection = streamsPerConnection[context.connection, default: 0] + 1
+        streamsPerConnection[context.connection] = onConnection
+        if onConnection == 2 { connectionsWithSeveralStreams += 1 }
         waitsPerConnection[context.connection, default: 0] += 1
         waitsPerUser[context.uid, default: 0] += 1
         if let afterSeq { replay(after: afterSeq, to: subscriber, connection: context.connection) }
@@ -100,6 +104,9 @@ extension TimerService {
     public mutating func cancelSubscription(_ subscriber: SubscriptionRegistry.SubscriberID) {
         guard let stream = streams.removeValue(forKey: subscriber) else { return }
         subscriptions.unsubscribe(subscriber)
+        let streamsLeft = streamsPerConnection[stream.connection, default: 1] - 1
+        streamsPerConnection[stream.connection] = streamsLeft > 0 ? streamsLeft : nil
+        if streamsLeft == 1 { connectionsWithSeveralStreams -= 1 }
         let onConnection = waitsPerConnection[stream.connection, default: 1] - 1
         waitsPerConnection[stream.connection] = onConnection > 0 ? onConnection : nil
         let ofUser = waitsPerUser[stream.uid, default: 1] - 1
@@ -123,6 +130,9 @@ extension TimerService {
         defer { notifications = [] }
         return notifications
     }
+
+    /// Whether notifications are waiting for ``takeNotifications()``.
+    public var hasPendingNotifications: Bool { !notifications.isEmpty }
 
     /// Takes the engine's events, numbers them into the ring and fans them out through
     /// ``subscriptions``: each pending `timer.wait` whose timer ended gets its reply, each
@@ -148,29 +158,47 @@ extension TimerService {
     }
 
     /// Numbers `events` into the ring and fans them out.
+    ///
+    /// Per (event, subscriber) pair this costs one pass step of the registry's ordered array and
+    /// one appended notification sharing the event's one line: the subscriber's connection comes
+    /// with the delivery (the registry's tag), a wait is looked up only for a delivery that ends
+    /// its subscription (waits are the only ones that do), and the set of connections already
+    /// served is kept only while some connection has two subscriptions (docs/performance.md).
     private mutating func route(_ events: [TimerEvent]) -> [(waiter: WaiterID, reply: [UInt8])] {
         var wakeups: [(waiter: WaiterID, reply: [UInt8])] = []
+        var deliveries = deliveryBuffer
+        deliveryBuffer = []
+        defer {
+            deliveries.removeAll(keepingCapacity: true)
+            deliveryBuffer = deliveries
+        }
         for event in events {
             let seq = self.events.append(event)
-            let deliveries = subscriptions.deliveries(for: event)
+            deliveries.removeAll(keepingCapacity: true)
+            subscriptions.appendDeliveries(for: event, to: &deliveries)
             guard !deliveries.isEmpty else { continue }
             var line: [UInt8]?
-            // Sized once: grown insert by insert, it was rehashed ~7 times per event at 100 subscribers.
-            var served = Set<UInt64>(minimumCapacity: deliveries.count > 1 ? deliveries.count : 0)
+            // One notification per connection per event: needed only while a connection has two.
+            var served: Set<UInt64>?
+            if connectionsWithSeveralStreams > 0, deliveries.count > 1 {
+                served = Set(minimumCapacity: deliveries.count)
+            }
             for delivery in deliveries {
-                if let wait = removeWait(delivery.subscriber) {
-                    if let timer = try? json(event.timer) {
+                if delivery.endsSubscription {
+                    if let wait = removeWait(delivery.subscriber), let timer = try? json(event.timer) {
                         wakeups.append((delivery.subscriber, Self.resultLine(id: wait.id, resultJSON: timer)))
                     }
                     continue
                 }
-                guard let stream = streams[delivery.subscriber] else { continue }
-                if deliveries.count > 1, !served.insert(stream.connection).inserted { continue }
-                if line == nil { line = ringLine(seq: seq) }
-                guard let line else { continue }
+                guard let connection = delivery.tag ?? streams[delivery.subscriber]?.connection else { continue }
+                if served != nil, served?.insert(connection).inserted == false { continue }
+                if line == nil {
+                    line = ringLine(seq: seq)
+                    if line == nil { break }
+                }
+                guard let line else { break }
                 notifications.append(
-                    EventNotification(
-                        subscriber: delivery.subscriber, connection: stream.connection, seq: seq, line: line))
+                    EventNotification(subscriber: delivery.subscriber, connection: connection, seq: seq, line: line))
             }
         }
         return wakeups

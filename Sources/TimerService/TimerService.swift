@@ -51,6 +51,12 @@ public struct TimerService: Sendable {
     var streams: [SubscriptionRegistry.SubscriberID: StreamSubscription] = [:]
     /// Notifications not yet taken by ``takeNotifications()``.
     var notifications: [EventNotification] = []
+    /// The deliveries of the event being routed, reused from event to event (no allocation each).
+    var deliveryBuffer: [SubscriptionRegistry.Delivery] = []
+    /// Open `timer.subscribe`s per connection (absent when 0), and how many connections have two
+    /// or more: while none has, the fan-out needs no set of connections already served per event.
+    var streamsPerConnection: [UInt64: Int] = [:]
+    var connectionsWithSeveralStreams = 0
     /// The most due timers one ``fireDueTimers()`` (and so one request, or one turn of timerd's loop)
     /// finishes; the rest stay due for the next call (`TimerEngine.hasDueTimers`), so that 100k
     /// timers overdue at a resume are finished in slices with clients served between them (≥ 1;

@@ -162,6 +162,25 @@ struct ClientConnectionTests {
         #expect(discarding.connection.endOfInput() == nil)
     }
 
+    // Issue 11 (fourth round): a subscriber's notifications may wait in its backlog as a run of
+    // shared lines with its output queue empty; epoll must then still watch for writability, or
+    // the run would never be written (ClientConnection.finishWrites's rule).
+    @Test("A shared run the socket did not take keeps write interest on with the output queue empty")
+    func sharedRunKeepsWriteInterest() {
+        var peer = Peer()
+        let lines = SharedLines()
+        lines.append(seq: 1, line: Array("event".utf8))
+        peer.connection.events.offer(lines, line: 0)
+        #expect(peer.connection.output.isEmpty)
+        #expect(peer.connection.finishWrites() == .keep(interestChanged: true))
+        #expect(peer.connection.wantsWrite)
+        // The socket took all of it: interest goes off again.
+        peer.connection.consumeSharedEvents(6)
+        #expect(peer.connection.events.isEmpty)
+        #expect(peer.connection.finishWrites() == .keep(interestChanged: true))
+        #expect(!peer.connection.wantsWrite)
+    }
+
     @Test("Partial writes send every byte once, in order, and switch write interest on and off")
     func partialWrites() {
         var peer = Peer()

@@ -71,4 +71,89 @@ struct EventBacklogTests {
         // 100 + 1 + 16 × 65,536 > 1 MiB: the 16th line (seq 20) overflowed.
         #expect(backlog.entries == [.lost(from: 5, to: 20)])
     }
+
+    // Issue 11 (fourth round): the lines of a turn are written once into SharedLines and a
+    // backlog refers to runs of them. The expected bytes are the lines as given plus their LFs
+    // (docs/protocol.md: one notification per line); the cut rule is EventBacklog's documentation.
+    @Test("Shared lines: consecutive lines make one run; a cut write spills only the rest of its line")
+    func sharedRuns() {
+        let lines = SharedLines()
+        for (seq, text) in [(UInt64(1), "aaaa"), (2, "bb"), (3, "cccccc"), (4, "d")] {
+            lines.append(seq: seq, line: Array(text.utf8))
+        }
+        var backlog = EventBacklog()
+        var output = OutputQueue()
+        // Lines 0, 1, 2 in a row make one entry; line 3 after a skip would start another, but it
+        // follows line 2 here, so still one: "aaaa\nbb\ncccccc\nd\n" is 5 + 3 + 7 + 2 = 17 bytes.
+        var kept = 0
+        for index in 0..<4 where backlog.offer(lines, line: index).kept { kept += 1 }
+        #expect(kept == 4)
+        #expect(backlog.entries == [.shared(lines, lines: 0..<4)] && backlog.bytes == 17)
+        #expect(String(decoding: backlog.sharedFront ?? [], as: UTF8.self) == "aaaa\nbb\ncccccc\nd\n")
+        // drain stops at a shared run: it is written from the shared buffer, not copied.
+        #expect(!backlog.drain(into: &output) && output.isEmpty)
+        // A write of 10 bytes took "aaaa\nbb\ncc": lines 0 and 1 are done, line 2 is cut after 2
+        // bytes; its rest "cccc\n" goes to the output queue and the run keeps line 3 only.
+        backlog.consumeShared(10, spillingInto: &output)
+        #expect(Self.written(&output) == "cccc\n")
+        #expect(backlog.entries == [.shared(lines, lines: 3..<4)] && backlog.bytes == 2)
+        // A write that ends exactly at a line's end spills nothing.
+        backlog.consumeShared(2, spillingInto: &output)
+        #expect(output.isEmpty && backlog.isEmpty && backlog.bytes == 0 && backlog.sharedFront == nil)
+        // A skipped line breaks the run: lines 0 and 2 are two entries.
+        backlog.offer(lines, line: 0)
+        backlog.offer(lines, line: 2)
+        #expect(backlog.entries == [.shared(lines, lines: 0..<1), .shared(lines, lines: 2..<3)])
+    }
+
+    @Test("A drop over shared runs names their numbers in the slow gap")
+    func sharedRunsDropped() {
+        let lines = SharedLines()
+        // 16 lines of 65,535 bytes + LF fill 1 MiB exactly (as dropsIntoAGap); the 17th overflows.
+        for seq in 201...217 { lines.append(seq: UInt64(seq), line: Self.line(65_535)) }
+        var backlog = EventBacklog()
+        var kept = 0
+        for index in 0..<16 where backlog.offer(lines, line: index).kept { kept += 1 }
+        #expect(kept == 16 && backlog.bytes == EventBacklog.maximumBytes)
+        let overflowed = !backlog.offer(lines, line: 16).kept
+        #expect(overflowed)
+        #expect(backlog.entries == [.lost(from: 201, to: 217)] && backlog.bytes == 0 && backlog.dropCount == 1)
+    }
+
+    // A subscriber that does not read must keep only its own lines alive (docs/fairness.md: at
+    // most 1 MiB per connection), not the whole turn's shared lines: after the flush the daemon
+    // detaches what is left. Expected bytes: the lines offered, with their LFs.
+    @Test("Detaching copies a backlog's runs of a turn's lines and lets the turn's lines go")
+    func detachKeepsOnlyOwnLines() {
+        var backlog = EventBacklog()
+        weak var weakTurn: SharedLines?
+        do {
+            let lines = SharedLines()
+            for seq in 1...6 { lines.append(seq: UInt64(seq), line: Array("line\(seq)".utf8)) }
+            weakTurn = lines
+            // This subscriber gets lines 1, 2 and 4 (two runs); the others went to other subscribers.
+            let first = backlog.offer(lines, line: 1)
+            let second = backlog.offer(lines, line: 2)
+            let third = backlog.offer(lines, line: 4)
+            #expect(first.newRun && !second.newRun && third.newRun)
+            backlog.detach(from: lines)
+        }
+        // The turn's lines are gone: only the backlog's own copy of its three lines is alive.
+        #expect(weakTurn == nil)
+        // The numbers stay with the copied lines: an overflow now names 2 … 7 (lines 2, 3, 5 and
+        // the overflowing 7).
+        var overflowing = backlog
+        let big = SharedLines()
+        big.append(seq: 7, line: Self.line(EventBacklog.maximumBytes))
+        let dropped = !overflowing.offer(big, line: 0).kept
+        #expect(dropped && overflowing.entries == [.lost(from: 2, to: 7)])
+        // The copy is written as the shared lines were: "line2\nline3\n" then "line5\n".
+        var output = OutputQueue()
+        var sent = ""
+        while let run = backlog.sharedFront {
+            sent += String(decoding: run, as: UTF8.self)
+            backlog.consumeShared(run.count, spillingInto: &output)
+        }
+        #expect(sent == "line2\nline3\nline5\n" && output.isEmpty && backlog.bytes == 0)
+    }
 }

@@ -119,4 +119,33 @@ struct SubscriptionRegistryTests {
         #expect(registry.entriesTouched - again == 2)
         #expect(registry.count == 9_998)
     }
+
+    // Every-timer subscriptions are kept in subscription order in an array with tombstones that
+    // is compacted once they are half of it (issue 11, fourth round); the expected orders are the
+    // rule of the registry's documentation: deliveries in subscription order.
+    @Test("Subscription order and tags survive removals and the compaction of every-timer subscriptions")
+    func orderAfterCompaction() {
+        var registry = SubscriptionRegistry()
+        for subscriber in 0..<UInt64(40) {
+            registry.subscribe(
+                subscriber, to: .everyTimer(owner: nil), kinds: [.started], lifetime: .untilCancelled,
+                tag: 1_000 + subscriber)
+        }
+        registry.subscribe(100, to: .timer(5), kinds: [.started], lifetime: .untilFirstEvent)
+        // 31 removals: the array is compacted once on the way (at the 20th, tombstones half of 40).
+        for subscriber in 0..<UInt64(30) where subscriber % 4 != 3 { registry.unsubscribe(subscriber) }
+        for subscriber in UInt64(30)..<38 { registry.unsubscribe(subscriber) }
+        registry.subscribe(41, to: .everyTimer(owner: nil), kinds: [.started], lifetime: .untilCancelled, tag: 7)
+        // Left: 3, 7, …, 27 (every fourth below 30), 38, 39, then 100 (one timer), then 41.
+        let delivered = registry.deliveries(for: event(.started, timer: 5))
+        #expect(delivered.map(\.subscriber) == [3, 7, 11, 15, 19, 23, 27, 38, 39, 100, 41])
+        #expect(delivered.map(\.tag) == [1_003, 1_007, 1_011, 1_015, 1_019, 1_023, 1_027, 1_038, 1_039, nil, 7])
+        #expect(delivered.map(\.endsSubscription).filter { $0 }.count == 1)
+        #expect(registry.count == 10 && !registry.isSubscribed(100))
+        // Re-subscribing moves a subscriber to the end.
+        registry.subscribe(3, to: .everyTimer(owner: nil), kinds: [.started], lifetime: .untilCancelled)
+        let again = registry.deliveries(for: event(.started, timer: 6))
+        #expect(again.map(\.subscriber) == [7, 11, 15, 19, 23, 27, 38, 39, 41, 3])
+        #expect(again.last?.tag == nil)
+    }
 }

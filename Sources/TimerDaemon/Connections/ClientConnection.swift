@@ -43,6 +43,27 @@ struct ClientConnection {
         guard !output.isClosingAfterFlush else { return false }
         return events.drain(into: &output)
     }
+    /// Queues line `index` of the turn's shared lines in ``events`` (``EventBacklog/offer(_:line:)``),
+    /// in one access to the connection's state.
+    ///
+    /// - Parameters:
+    ///   - lines: the turn's shared lines.
+    ///   - index: the line's index in `lines`.
+    /// - Returns: whether the backlog was empty before (the connection is then marked for the
+    ///   turn's flush), whether it was dropped for a gap (the daemon logs it), and whether the line
+    ///   started a run of `lines` here (``EventBacklog/detach(from:)`` after the flush).
+    mutating func offerEvent(_ lines: SharedLines, line index: Int) -> (wasEmpty: Bool, dropped: Bool, newRun: Bool) {
+        let wasEmpty = events.isEmpty
+        let (kept, newRun) = events.offer(lines, line: index)
+        return (wasEmpty, !kept, newRun)
+    }
+    /// Marks `written` bytes of the backlog's shared run (``EventBacklog/sharedFront``) as
+    /// written; the rest of a line the write cut goes to ``output``.
+    ///
+    /// - Parameter written: what the write of the run took.
+    mutating func consumeSharedEvents(_ written: Int) {
+        events.consumeShared(written, spillingInto: &output)
+    }
     /// Whether nothing keeps the connection open for the daemon's sake: no pending wait and no
     /// subscription.
     var hasNothingPending: Bool { waiters.isEmpty && subscriptions.isEmpty }
@@ -215,7 +236,9 @@ struct ClientConnection {
     mutating func finishWrites() -> AfterWrites {
         if output.isFinished && !isStreaming && heldFrames.isEmpty { return .close }
         if output.isOverLimit { return .dropUnread }
-        let wantsWrite = !output.isEmpty
+        // Notifications left in the backlog with the output empty are a shared run the socket did
+        // not take (EventBacklog.sharedFront): epoll must say when it can.
+        let wantsWrite = !output.isEmpty || (!events.isEmpty && !output.isClosingAfterFlush)
         guard wantsWrite != self.wantsWrite else { return .keep(interestChanged: false) }
         self.wantsWrite = wantsWrite
         return .keep(interestChanged: true)
