@@ -19,11 +19,12 @@ extension Daemon {
         // Log lines of one turn go out together at its end (LogLine.flush), and at once after the loop.
         LogLine.setBuffering(true)
         defer { LogLine.setBuffering(false) }
+        // Reused from turn to turn (no allocation per turn).
+        var events: [(token: UInt64, events: Epoll.Events)] = []
         while isRunning {
             rearmTimer()
-            let events: [(token: UInt64, events: Epoll.Events)]
             do {
-                events = try epoll.wait(timeoutMilliseconds: nextWakeTimeout())
+                try epoll.wait(timeoutMilliseconds: nextWakeTimeout(), into: &events)
             } catch {
                 log("error: \(error)")
                 status = 1
@@ -37,7 +38,8 @@ extension Daemon {
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
                 case Self.sharedSocketToken: sharedTurn()
-                default: if !handleActionEvent(token) { serve(token, ready) }
+                // No action running (the usual case): the token is a client's, with no look-ups.
+                default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
@@ -193,10 +195,13 @@ extension Daemon {
         }
         releaseHeldReplies()
         deliverNotifications()
-        let tokens = pendingFlush
-        pendingFlush.removeAll()
-        for token in tokens {
-            if let connection = connections[token] { flush(connection) }
+        if !pendingFlush.isEmpty {
+            // Tokens that a flush adds to pendingFlush meanwhile are written next turn, as before.
+            swap(&pendingFlush, &flushingTokens)
+            for token in flushingTokens {
+                if let connection = connections[token] { flush(connection) }
+            }
+            flushingTokens.removeAll(keepingCapacity: true)
         }
         do {
             try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
