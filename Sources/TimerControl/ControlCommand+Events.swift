@@ -50,7 +50,7 @@ enum EventLine {
     ///   - localTime: how an instant is shown (default: ``localTime(_:)``, the local zone).
     /// - Returns: the line with its newline.
     static func render(_ event: TimerEventNotification, localTime: (Date) -> String = localTime) -> String {
-        let time = ISO8601.date(from: event.at).map(localTime) ?? event.at
+        let time = ISO8601.displayDate(from: event.at).map(localTime) ?? event.at
         let columns = [
             time, event.event.padding(to: 8), event.timer.id, event.timer.name ?? "-",
             detail(of: event, localTime: localTime),
@@ -76,7 +76,7 @@ enum EventLine {
         case "started":
             let parts = timer.children.map { $0.map(\.duration) } ?? [timer.duration]
             let durations = parts.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
-            if let endsAt = timer.endsAt, let date = ISO8601.date(from: endsAt) {
+            if let endsAt = timer.endsAt, let date = ISO8601.displayDate(from: endsAt) {
                 return "\(durations), ends \(localTime(date))"
             }
             return durations

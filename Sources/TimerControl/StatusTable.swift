@@ -62,7 +62,7 @@ enum StatusTable {
         var text = recurrence.ruleText
         if let zone = recurrence.zone, recurrence.expression?.hasSuffix(zone) == false { text += " (\(zone))" }
         text += "  #\(recurrence.elapseCount)"
-        if let last = recurrence.lastElapse.flatMap({ ISO8601.date(from: $0) }) {
+        if let last = recurrence.lastElapse.flatMap({ ISO8601.displayDate(from: $0) }) {
             text += ", last " + clock.endText(last, now: now)
             if let result = recurrence.lastResult { text += " " + result }
         }
@@ -72,7 +72,7 @@ enum StatusTable {
 
     /// The local time of a recurring timer's next elapse, `-` for others and while paused or ended.
     static func nextText(_ timer: TimerInfo, now: Date, clock: LocalClock) -> String {
-        guard let text = timer.recurrence?.nextElapse, let date = ISO8601.date(from: text) else { return "-" }
+        guard let text = timer.recurrence?.nextElapse, let date = ISO8601.displayDate(from: text) else { return "-" }
         return clock.endText(date, now: now)
     }
 
@@ -109,7 +109,7 @@ enum StatusTable {
 
     /// The local end time of a running timer, `-` for one that is not running.
     static func endText(_ timer: TimerInfo, now: Date, clock: LocalClock) -> String {
-        guard let text = timer.endsAt, let date = ISO8601.date(from: text) else { return "-" }
+        guard let text = timer.endsAt, let date = ISO8601.displayDate(from: text) else { return "-" }
         return clock.endText(date, now: now)
     }
 

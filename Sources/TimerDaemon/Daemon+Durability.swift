@@ -39,6 +39,7 @@ extension Daemon {
 
     /// Queues the held replies, in order, after the commit (or its refusal) decided their fate.
     func releaseHeldReplies() {
+        guard !heldReplies.isEmpty else { return }  // a turn of read-only requests holds nothing
         let held = heldReplies
         heldReplies.removeAll(keepingCapacity: true)
         heldTokens.removeAll(keepingCapacity: true)

@@ -19,11 +19,12 @@ extension Daemon {
         // Log lines of one turn go out together at its end (LogLine.flush), and at once after the loop.
         LogLine.setBuffering(true)
         defer { LogLine.setBuffering(false) }
+        // Reused from turn to turn (no allocation per turn).
+        var events: [(token: UInt64, events: Epoll.Events)] = []
         while isRunning {
             rearmTimer()
-            let events: [(token: UInt64, events: Epoll.Events)]
             do {
-                events = try epoll.wait(timeoutMilliseconds: nextWakeTimeout())
+                try epoll.wait(timeoutMilliseconds: nextWakeTimeout(), into: &events)
             } catch {
                 log("error: \(error)")
                 status = 1
@@ -38,7 +39,8 @@ extension Daemon {
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
                 case Self.sharedSocketToken: sharedTurn()
-                default: if !handleActionEvent(token) { serve(token, ready) }
+                // No action running (the usual case): the token is a client's, with no look-ups.
+                default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
@@ -249,12 +251,15 @@ extension Daemon {
         // Timers that came due during the fsync are finished while the fan-out and the flush run
         // (their slices): what they produce waits for the next commit.
         let turn = deliverNotifications()
-        let tokens = pendingFlush
-        pendingFlush.removeAll()
-        for token in tokens {
-            // A firing between two connections' writes waits for one write, not for all of them.
-            fireDueBetweenSlices()
-            if let connection = connections[token] { flush(connection) }
+        if !pendingFlush.isEmpty {
+            // Tokens that a flush adds to pendingFlush meanwhile are written next turn, as before.
+            swap(&pendingFlush, &flushingTokens)
+            for token in flushingTokens {
+                // A firing between two connections' writes waits for one write, not for all of them.
+                fireDueBetweenSlices()
+                if let connection = connections[token] { flush(connection) }
+            }
+            flushingTokens.removeAll(keepingCapacity: true)
         }
         detachSharedLines(turn)
         do {

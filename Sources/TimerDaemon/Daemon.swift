@@ -67,6 +67,9 @@ public final class Daemon {
     var syncIsNeeded = false
     /// The connections with replies queued this turn, written after the turn's commit.
     var pendingFlush: Set<UInt64> = []
+    /// The tokens of ``pendingFlush`` being written by this turn's commit: the two sets swap, so
+    /// that neither is reallocated on each turn (issue 11: a ping's turn allocated a set).
+    var flushingTokens: Set<UInt64> = []
     /// Connections accepted, served or flushed this turn: only their time-outs can have come
     /// earlier (Daemon+Housekeeping.swift).
     var touchedTokens: Set<UInt64> = []

@@ -78,13 +78,32 @@ public final class Epoll {
     /// - Returns: the tokens and events that are ready (empty on time-out or `EINTR`).
     /// - Throws: ``SystemError`` from `epoll_wait` for anything but `EINTR`.
     public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [(token: UInt64, events: Events)] {
+        var ready: [(token: UInt64, events: Events)] = []
+        try wait(timeoutMilliseconds: timeoutMilliseconds, into: &ready)
+        return ready
+    }
+
+    /// Waits for readiness, into an array the caller keeps from one wait to the next (its storage
+    /// is reused, so a wait allocates nothing once it has grown; an event loop's turn).
+    ///
+    /// - Parameters:
+    ///   - timeoutMilliseconds: how long to wait; -1 for ever.
+    ///   - ready: replaced by the tokens and events that are ready (empty on time-out or `EINTR`),
+    ///     at most `capacity` (``init(capacity:)``) of them.
+    /// - Throws: ``SystemError`` from `epoll_wait` for anything but `EINTR`; `ready` is then empty.
+    public func wait(timeoutMilliseconds: Int32, into ready: inout [(token: UInt64, events: Events)])
+        throws(SystemError)
+    {
+        ready.removeAll(keepingCapacity: true)
         let count = epoll_wait(descriptor.rawValue, &events, Int32(events.count), timeoutMilliseconds)
         if count < 0 {
             let code = Errno.current
-            if code == .interrupted { return [] }
+            if code == .interrupted { return }
             throw SystemError("epoll_wait", errno: code)
         }
-        return (0..<Int(count)).map { (events[$0].data.u64, Events(rawValue: events[$0].events)) }
+        for index in 0..<Int(count) {
+            ready.append((events[index].data.u64, Events(rawValue: events[index].events)))
+        }
     }
 
     private func control(_ operation: Int32, _ watched: Int32, _ interest: Events, _ token: UInt64)

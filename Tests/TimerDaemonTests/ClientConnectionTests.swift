@@ -312,4 +312,52 @@ extension ClientConnectionStreamingTests {
         connection.hold([.line([])])  // one byte more
         #expect(connection.isOverLimit)
     }
+
+    @Test("Random streams cut at random points give the lines of the whole stream split at LF")
+    func randomSplits() {
+        // The expected lines come from the definition (docs/protocol.md: a line ends at LF, a CR
+        // just before it is dropped), applied to the whole stream at once; the framer sees the
+        // same stream in reads of 1 to 64 bytes. Seeded (11), so a failure repeats.
+        var state: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("ab{}\":1 \r".utf8)
+        for _ in 0..<300 {
+            var stream: [UInt8] = []
+            for _ in 0..<next(12) {
+                for _ in 0..<next(40) { stream.append(alphabet[next(alphabet.count)]) }
+                stream.append(UInt8(ascii: "\n"))
+            }
+            for _ in 0..<next(5) { stream.append(alphabet[next(alphabet.count)]) }  // an unfinished last line
+            var expected = stream.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                Array($0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0)
+            }
+            let unfinished = expected.removeLast()
+            var framer = LineFramer()
+            var lines: [[UInt8]] = []
+            var offset = 0
+            while offset < stream.count {
+                let end = min(stream.count, offset + 1 + next(64))
+                for frame in framer.receive(stream[offset..<end], now: Int64(end)) {
+                    guard case .line(let line) = frame else {
+                        Issue.record("unexpected \(frame)")
+                        continue
+                    }
+                    lines.append(line)
+                }
+                // Something waits exactly when the bytes read so far do not end with LF.
+                #expect((framer.partialSince == nil) == (stream[end - 1] == UInt8(ascii: "\n")))
+                offset = end
+            }
+            #expect(lines == expected)
+            let last = framer.endOfInput()
+            if stream.last == UInt8(ascii: "\n") || stream.isEmpty {
+                #expect(last == nil)
+            } else {
+                #expect(last == unfinished)
+            }
+        }
+    }
 }

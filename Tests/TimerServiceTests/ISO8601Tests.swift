@@ -34,6 +34,54 @@ struct ISO8601Tests {
         #expect(mismatches.count == 0, "seed 0x2545F4914F6CDD1D: \(sample)")
     }
 
+    @Test("displayDate (timerctl's parse) agrees with Date.ISO8601FormatStyle to the microsecond")
+    func displayDateAgrees() {
+        // The oracle is ISO8601.date(from:), which parses with Foundation's format style after the
+        // same field checks. Seeded random fields, 1900 to 2199, 0 to 9 fraction digits, Z or an
+        // offset of either sign.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // seed
+        func next(_ bound: UInt64) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % bound)
+        }
+        func pad(_ value: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
+        var mismatches: [String] = []
+        for _ in 0..<5_000 {
+            let year = 1_900 + next(300)
+            let month = 1 + next(12)
+            let day = 1 + next(28)
+            var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+            text += "\(pad(next(24), 2)):\(pad(next(60), 2)):\(pad(next(60), 2))"
+            let digits = next(10)
+            if digits > 0 { text += "." + (0..<digits).map { _ in String(next(10)) }.joined() }
+            switch next(3) {
+            case 0: text += "Z"
+            case 1: text += "+\(pad(next(15), 2)):\(pad(next(60), 2))"
+            default: text += "-\(pad(next(13), 2)):\(pad(next(60), 2))"
+            }
+            guard let expected = ISO8601.date(from: text), let fast = ISO8601.displayDate(from: text),
+                abs(expected.timeIntervalSince1970 - fast.timeIntervalSince1970) < 1e-6
+            else {
+                mismatches.append("\(text): \(String(describing: ISO8601.displayDate(from: text)))")
+                continue
+            }
+        }
+        #expect(mismatches.isEmpty, "seed 0x9E3779B97F4A7C15: \(mismatches.prefix(5))")
+        // Exact values (by hand: 2026-12-01 is day 20,788 since 1970-01-01, `date -u -d 2026-12-01 +%s` 1796083200).
+        #expect(ISO8601.displayDate(from: "2026-12-01T00:00:00Z") == Date(timeIntervalSince1970: 1_796_083_200))
+        #expect(
+            ISO8601.displayDate(from: "2026-12-01T01:30:00.5+01:30") == Date(timeIntervalSince1970: 1_796_083_200.5))
+        #expect(ISO8601.displayDate(from: "1969-12-31T23:59:59Z") == Date(timeIntervalSince1970: -1))
+        // Rejected exactly as date(from:) rejects them (the same field checks).
+        for bad in ["2026-02-30T00:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T00:00:00", "2026-12-01 00:00:00Z", ""] {
+            #expect(ISO8601.displayDate(from: bad) == nil && ISO8601.date(from: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("09:00:00.120 is printed as .120 (the format style alone printed .119)")
     func roundsToTheMillisecond() {
         let date = Date(timeIntervalSince1970: 1_795_942_800.12)  // 2026-11-29T09:00:00.120Z

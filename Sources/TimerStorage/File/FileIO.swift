@@ -55,6 +55,18 @@ enum FileIO {
         try Syscall.retrying("fsync \(path)", { fsync(fd) })
     }
 
+    /// Flushes the file's data, and the metadata needed to read that data back (its size, its
+    /// block map), to the device, without the timestamps fsync(2) also flushes (man fdatasync(2):
+    /// "fdatasync() is similar to fsync(), but does not flush modified metadata unless that
+    /// metadata is needed in order to allow a subsequent data retrieval to be correctly
+    /// handled"). Enough for a file whose content, not its times, is what is read back: the
+    /// journal's appends (docs/durability.md, "Which flush"). Directories keep ``sync(_:path:)``.
+    ///
+    /// - Throws: ``SystemError`` from `fdatasync`.
+    static func syncData(_ fd: Int32, path: String) throws {
+        try Syscall.retrying("fdatasync \(path)", { fdatasync(fd) })
+    }
+
     /// Makes the directory's entries (a rename, a new file) durable: `fsync` on the directory itself,
     /// as man fsync(2) requires after creating or renaming a file.
     ///

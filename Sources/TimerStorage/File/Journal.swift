@@ -29,8 +29,8 @@ enum JournalEntry: Equatable, Sendable {
 
 /// The write-ahead journal: a file header, a ``JournalBegin`` record, the two ``CommitWitness``
 /// slots (format 5), then change records appended in batches, one `pwrite` of the records, one
-/// `pwrite` of a witness slot and one `fsync` per batch (group commit: every change of one
-/// event-loop turn shares one `fsync`).
+/// `pwrite` of a witness slot and one `fdatasync` per batch (group commit: every change of one
+/// event-loop turn shares one `fdatasync`; why not `fsync`: ``FileIO/syncData(_:path:)``).
 ///
 /// Layout in ``RecordFormat``. A journal grows until the store compacts it into a snapshot and
 /// starts a new one (``FileStore``).
@@ -128,8 +128,9 @@ final class Journal {
 
     /// Appends `entries` with one `pwrite` at the end of the file, then rewrites the older witness
     /// slot with the new size and next id (``CommitWitness``), then, when `sync` is true, one
-    /// `fsync`: when this returns, the records, the witness and every earlier unsynced batch are
-    /// durable (an `fsync` covers the whole file). The records are written before the witness, so
+    /// `fdatasync`: when this returns, the records, the witness, the file's new size and every
+    /// earlier unsynced batch are durable (it covers the whole file's data and the metadata needed
+    /// to read it back, man fdatasync(2); only the timestamps are left to the kernel). The records are written before the witness, so
     /// a process killed in between leaves whole records past the witness's length (never
     /// acknowledged, replayed as found), never a witness past the records.
     ///
@@ -139,8 +140,8 @@ final class Journal {
     /// reports the witness that runs past the records. The caller must not append again
     /// but start a new journal (``FileStore`` compacts).
     ///
-    /// - Throws: ``SystemError`` from `write` or `fsync` (man fsync(2): after a failed `fsync` the
-    ///   data's state is unknown).
+    /// - Throws: ``SystemError`` from `write` or `fdatasync` (man fsync(2): after a failed
+    ///   `fdatasync` the data's state is unknown).
     func append(_ entries: [JournalEntry], sync: Bool = true) throws {
         guard !entries.isEmpty else { return }
         var bytes: [UInt8] = []
@@ -161,7 +162,7 @@ final class Journal {
         do {
             try FileIO.writeAll(fd, bytes, at: size, path: path)
             try FileIO.writeAll(fd, next.record, at: slot, path: path)
-            if sync { try FileIO.sync(fd, path: path) }
+            if sync { try FileIO.syncData(fd, path: path) }
         } catch {
             // Give the slot a witness no newer than `previous` (it held sequence - 1, whose length is
             // at most previous's), so that the latest whole witness is `previous` again.
@@ -169,7 +170,7 @@ final class Journal {
                 sequence: previous.sequence &- 1, committedLength: previous.committedLength, nextID: previous.nextID)
             if ftruncate(fd, off_t(size)) == 0 {
                 _ = try? FileIO.writeAll(fd, older.record, at: slot, path: path)
-                _ = fsync(fd)
+                _ = fdatasync(fd)
             }
             throw error
         }
