@@ -120,7 +120,7 @@ extension Daemon {
             }
         }
         guard connections[connection.token] != nil else { return }
-        if connection.state.closeReading(isFlushPending: pendingFlush.contains(connection.token)) {
+        if connection.state.closeReading(isFlushPending: connection.isFlushPending) {
             close(connection)
             return
         }
@@ -150,15 +150,22 @@ extension Daemon {
                 }
             case .tooLong:
                 connection.state.refuseTooLongLine()
-                pendingFlush.insert(connection.token)
+                markForFlush(connection)
                 log("client \(connection.token): request line over 64 KiB refused")
             }
         }
     }
 
+    /// Marks `connection` to be written after this turn's commit (once, however many replies).
+    func markForFlush(_ connection: Connection) {
+        guard !connection.isFlushPending else { return }
+        connection.isFlushPending = true
+        pendingFlush.append(connection.token)
+    }
+
     func queue(_ line: [UInt8], to connection: Connection) {
         connection.state.queue(line)
-        pendingFlush.insert(connection.token)
+        markForFlush(connection)
     }
 
     /// Writes what the socket takes now; then closes, drops, or watches for writability as
@@ -241,7 +248,7 @@ extension Daemon {
             let error = RPCError(
                 .requestTimeout, "request line not completed within \(seconds) s; closing the connection")
             connection.state.expirePartialLine(reply: TimerService.errorLine(id: .null, error))
-            pendingFlush.insert(connection.token)
+            markForFlush(connection)
             log("client \(connection.token): incomplete request line for \(seconds) s; dropped")
             flush(connection)
         }

@@ -142,8 +142,9 @@ public struct TimerService: Sendable {
             // Not reached (requestMembers reads every object), kept so that no input can fall through.
             (object, parsedParams) = (JSONMembers(members), nil)
         }
-        let id = Self.readID(object["id"], line: line)
-        if case .some(let value) = object["id"], id == .null, value != .null {
+        let idMember = object["id"]  // looked up once
+        let id = Self.readID(idMember, line: line)
+        if id == .null, case .some(let value) = idMember, value != .null {
             outcome.reply = Self.errorLine(
                 id: .null, RPCError(.invalidRequest, "\"id\" must be a string, a number or null, got \(value.typeName)")
             )
