@@ -43,8 +43,9 @@ extension Daemon {
                 socket.close()
                 continue
             }
-            connections[token] = Connection(socket: socket, token: token, uid: credentials.uid)
-            touchedTokens.insert(token)
+            let connection = Connection(socket: socket, token: token, uid: credentials.uid)
+            connections[token] = connection
+            touch(connection)
             connectionsPerUID[credentials.uid, default: 0] += 1
             connections[token]?.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
@@ -73,7 +74,7 @@ extension Daemon {
 
     func serve(_ token: UInt64, _ ready: Epoll.Events) {
         guard let connection = connections[token] else { return }
-        touchedTokens.insert(token)
+        touch(connection)
         if ready.contains(.writable) { flush(connection) }
         if connection.state.isReadClosed {
             if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
@@ -171,7 +172,7 @@ extension Daemon {
     /// Writes what the socket takes now; then closes, drops, or watches for writability as
     /// ``ClientConnection/finishWrites()`` says.
     func flush(_ connection: Connection) {
-        touchedTokens.insert(connection.token)
+        touch(connection)
         // Notifications move to the output queue as it drains (EventBacklog), so a subscriber
         // that reads is fed in the same call.
         writing: repeat {

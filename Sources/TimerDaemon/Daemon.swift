@@ -74,8 +74,9 @@ public final class Daemon {
     /// that neither is reallocated on each turn (issue 11: a ping's turn allocated a set).
     var flushingTokens: [UInt64] = []
     /// Connections accepted, served or flushed this turn: only their time-outs can have come
-    /// earlier (Daemon+Housekeeping.swift).
-    var touchedTokens: Set<UInt64> = []
+    /// earlier (Daemon+Housekeeping.swift). Each once (`Connection.isTouched`), in an array: a
+    /// `Set` hashed the token twice per ping and was cleared every turn (issue 11).
+    var touchedTokens: [UInt64] = []
     /// Connections with a streamed listing (Daemon+Streaming.swift).
     var streamingTokens: Set<UInt64> = []
     /// A lower bound of every connection's partial-line and idle deadline (boot-time ns), `nil`
