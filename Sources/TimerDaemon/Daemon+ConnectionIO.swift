@@ -43,8 +43,9 @@ extension Daemon {
                 socket.close()
                 continue
             }
-            connections[token] = Connection(socket: socket, token: token, uid: credentials.uid)
-            touchedTokens.insert(token)
+            let connection = Connection(socket: socket, token: token, uid: credentials.uid)
+            connections[token] = connection
+            touch(connection)
             connectionsPerUID[credentials.uid, default: 0] += 1
             connections[token]?.state.lastActivity = Syscall.bootTimeNanoseconds()
         }
@@ -73,7 +74,7 @@ extension Daemon {
 
     func serve(_ token: UInt64, _ ready: Epoll.Events) {
         guard let connection = connections[token] else { return }
-        touchedTokens.insert(token)
+        touch(connection)
         if ready.contains(.writable) { flush(connection) }
         if connection.state.isReadClosed {
             if !ready.intersection(.hangUp).isEmpty, connections[token] != nil { close(connection) }
@@ -120,7 +121,7 @@ extension Daemon {
             }
         }
         guard connections[connection.token] != nil else { return }
-        if connection.state.closeReading(isFlushPending: pendingFlush.contains(connection.token)) {
+        if connection.state.closeReading(isFlushPending: connection.isFlushPending) {
             close(connection)
             return
         }
@@ -150,21 +151,28 @@ extension Daemon {
                 }
             case .tooLong:
                 connection.state.refuseTooLongLine()
-                pendingFlush.insert(connection.token)
+                markForFlush(connection)
                 log("client \(connection.token): request line over 64 KiB refused")
             }
         }
     }
 
+    /// Marks `connection` to be written after this turn's commit (once, however many replies).
+    func markForFlush(_ connection: Connection) {
+        guard !connection.isFlushPending else { return }
+        connection.isFlushPending = true
+        pendingFlush.append(connection.token)
+    }
+
     func queue(_ line: [UInt8], to connection: Connection) {
         connection.state.queue(line)
-        pendingFlush.insert(connection.token)
+        markForFlush(connection)
     }
 
     /// Writes what the socket takes now; then closes, drops, or watches for writability as
     /// ``ClientConnection/finishWrites()`` says.
     func flush(_ connection: Connection) {
-        touchedTokens.insert(connection.token)
+        touch(connection)
         // Notifications move to the output queue as it drains (EventBacklog), so a subscriber
         // that reads is fed in the same call.
         writing: repeat {
@@ -241,7 +249,7 @@ extension Daemon {
             let error = RPCError(
                 .requestTimeout, "request line not completed within \(seconds) s; closing the connection")
             connection.state.expirePartialLine(reply: TimerService.errorLine(id: .null, error))
-            pendingFlush.insert(connection.token)
+            markForFlush(connection)
             log("client \(connection.token): incomplete request line for \(seconds) s; dropped")
             flush(connection)
         }

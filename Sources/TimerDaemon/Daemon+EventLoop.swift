@@ -179,7 +179,7 @@ extension Daemon {
         guard let token = waiterConnections.removeValue(forKey: wakeup.waiter), let connection = connections[token]
         else { return }
         connection.state.answer(wakeup.waiter, with: wakeup.reply)
-        pendingFlush.insert(token)
+        markForFlush(connection)
     }
 
     // MARK: - Reload
@@ -257,7 +257,11 @@ extension Daemon {
             for token in flushingTokens {
                 // A firing between two connections' writes waits for one write, not for all of them.
                 fireDueBetweenSlices()
-                if let connection = connections[token] { flush(connection) }
+                // Cleared before the write: a connection marked again meanwhile is written next turn.
+                if let connection = connections[token] {
+                    connection.isFlushPending = false
+                    flush(connection)
+                }
             }
             flushingTokens.removeAll(keepingCapacity: true)
         }

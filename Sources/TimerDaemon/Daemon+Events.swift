@@ -85,7 +85,7 @@ extension Daemon {
                         "client \(connection.token) (uid \(connection.uid)): does not read its events "
                             + "(over \(EventBacklog.maximumBytes >> 20) MiB queued); dropped them for a timer.gap")
                 }
-                if wasEmpty { pendingFlush.insert(connection.token) }
+                if wasEmpty { markForFlush(connection) }
             }
         }
         return (lines, holders)

@@ -33,7 +33,9 @@ extension Daemon {
     ///   on a turn where some deadline is due.
     func connectionHousekeeping() {
         for token in touchedTokens {
-            guard let connection = connections[token], let due = timeoutDeadline(of: connection) else { continue }
+            guard let connection = connections[token] else { continue }
+            connection.isTouched = false
+            guard let due = timeoutDeadline(of: connection) else { continue }
             connectionDeadline = min(connectionDeadline ?? due, due)
         }
         touchedTokens.removeAll(keepingCapacity: true)
@@ -46,6 +48,15 @@ extension Daemon {
             earliest = min(earliest ?? due, due)
         }
         connectionDeadline = earliest
+        // Touched by the passes (a flush): the bound just computed includes them.
+        for token in touchedTokens { connections[token]?.isTouched = false }
         touchedTokens.removeAll(keepingCapacity: true)
+    }
+
+    /// Records that something happened to `connection` this turn (accepted, served, flushed), once.
+    func touch(_ connection: Connection) {
+        guard !connection.isTouched else { return }
+        connection.isTouched = true
+        touchedTokens.append(connection.token)
     }
 }

@@ -40,7 +40,7 @@ extension Daemon {
             budget -= part.count
             connection.state.output.enqueue(bytes: part)
             connection.state.listing = listing
-            pendingFlush.insert(connection.token)
+            markForFlush(connection)
             if listing.isFinished {
                 let held = connection.state.finishListing()
                 consumeLines(held, from: connection)

@@ -383,7 +383,9 @@ private struct JSONByteParser {
                 index += 1
                 // ASCII is valid UTF-8: `decoding` then replaces nothing, and skips the generic
                 // validation (a tenth of a pipelined start in callgrind, issue 11).
-                return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+                // The request's recurring strings are handed out as literals (JSONKnownText).
+                guard isASCII else { return String(validating: text, as: UTF8.self) }
+                return JSONKnownText.text(text) ?? String(decoding: text, as: UTF8.self)
             }
             if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }

@@ -13,6 +13,12 @@ final class Connection {
     let token: UInt64
     /// Its framing, reply queue, pending waits and half-close state.
     var state: ClientConnection
+    /// Whether its token is in `Daemon.pendingFlush` (set and cleared only there and in the
+    /// commit's flush loop): the list's membership test without hashing the token.
+    var isFlushPending = false
+    /// Whether its token is in `Daemon.touchedTokens` (set by `Daemon.touch(_:)`, cleared by
+    /// `Daemon.connectionHousekeeping()`): the list's membership test without hashing the token.
+    var isTouched = false
 
     /// Wraps an accepted socket.
     ///
