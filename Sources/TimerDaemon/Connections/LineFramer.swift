@@ -67,7 +67,11 @@ struct LineFramer {
             rest = rest[(index + 1)...]
         }
         if !rest.isEmpty { buffered += rest }
-        if buffered.count > Self.maximumLineBytes {
+        // A final CR may be the first half of the line's CR-LF, which is not part of the line
+        // (docs/protocol.md: at most 65,536 bytes without its newline): it is not counted until
+        // the next byte shows whether it is.
+        let pending = buffered.last == UInt8(ascii: "\r") ? buffered.count - 1 : buffered.count
+        if pending > Self.maximumLineBytes {
             if !isDiscarding { frames.append(.tooLong) }
             isDiscarding = true
             buffered.removeAll(keepingCapacity: false)
