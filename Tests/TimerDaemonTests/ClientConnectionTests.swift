@@ -121,6 +121,30 @@ struct ClientConnectionTests {
         #expect(split.isDiscarding)
     }
 
+    @Test("A line over 64 KiB whose newline comes in the next read is refused by the framer, not handed on")
+    func overLongLineEndedInNextRead() {
+        // LineFramer's promise (its doc and Tests/Fuzz/line-framer.swift: no line it returns is
+        // longer than 65,536 bytes). Found by the break5 round: 65,536 bytes without a newline are
+        // kept (the boundary above), and when the next read brought one more byte and the LF, the
+        // framer returned a 65,537-byte line; only TimerService's own length check refused it. A
+        // 64 KiB read (the daemon's read size) ending a line of 65,600 bytes did the same.
+        var framer = LineFramer()
+        let full = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+        #expect(framer.receive(full[...], now: 0) == [])
+        #expect(framer.receive(Array("b\nnext\n".utf8)[...], now: 0) == [.tooLong, .line(Array("next".utf8))])
+        #expect(framer.buffered.isEmpty)
+        #expect(!framer.isDiscarding)
+        // Whole in one read: the same refusal (the read's size does not matter).
+        #expect(framer.receive((full + Array("bb\r\n".utf8))[...], now: 0) == [.tooLong])
+        // And through a connection: the exact error line once (tooLongReply), then the next request.
+        var peer = Peer()
+        peer.read(full)
+        peer.read("b\nping\n")
+        #expect(peer.handled == ["ping"])
+        let (sent, _) = peer.write(accepting: [.max])
+        #expect(Array(sent.utf8) == Self.tooLongReply + Array("ok ping\n".utf8))
+    }
+
     @Test("A 1 MiB line read 64 KiB at a time: the exact error once, then the next line is served")
     func oneMebibyteLine() {
         var peer = Peer()
