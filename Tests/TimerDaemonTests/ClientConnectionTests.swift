@@ -100,6 +100,51 @@ struct ClientConnectionTests {
         #expect(!framer.isDiscarding)
     }
 
+    @Test("A line of exactly 64 KiB ended by CR-LF is served whether or not a read splits the CR from its LF")
+    func lineLimitWithCRLFSplit() {
+        // docs/protocol.md: "A line may be at most 65,536 bytes without its newline", and a CR
+        // before the LF is part of the newline (the framer drops it; TimerService checks the line
+        // without it). Found by the break5 round: sent byte by byte, a 65,536-byte line's CR
+        // arrived alone at the end of a read, the incomplete line counted 65,537 bytes and timerd
+        // answered -32600 "request line exceeds 65536 bytes" for a line it serves when the CR and
+        // LF come in one read.
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+        var together = LineFramer()
+        #expect(together.receive((line + Array("\r\n".utf8))[...], now: 0) == [.line(line)])
+        var split = LineFramer()
+        #expect(split.receive((line + [UInt8(ascii: "\r")])[...], now: 0) == [])
+        #expect(!split.isDiscarding)
+        #expect(split.receive(Array("\n".utf8)[...], now: 0) == [.line(line)])
+        // A CR that is not followed by the LF is a byte of the line: one more byte is over the limit.
+        #expect(split.receive((line + [UInt8(ascii: "\r")])[...], now: 0) == [])
+        #expect(split.receive(Array("x".utf8)[...], now: 0) == [.tooLong])
+        #expect(split.isDiscarding)
+    }
+
+    @Test("A line over 64 KiB whose newline comes in the next read is refused by the framer, not handed on")
+    func overLongLineEndedInNextRead() {
+        // LineFramer's promise (its doc and Tests/Fuzz/line-framer.swift: no line it returns is
+        // longer than 65,536 bytes). Found by the break5 round: 65,536 bytes without a newline are
+        // kept (the boundary above), and when the next read brought one more byte and the LF, the
+        // framer returned a 65,537-byte line; only TimerService's own length check refused it. A
+        // 64 KiB read (the daemon's read size) ending a line of 65,600 bytes did the same.
+        var framer = LineFramer()
+        let full = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+        #expect(framer.receive(full[...], now: 0) == [])
+        #expect(framer.receive(Array("b\nnext\n".utf8)[...], now: 0) == [.tooLong, .line(Array("next".utf8))])
+        #expect(framer.buffered.isEmpty)
+        #expect(!framer.isDiscarding)
+        // Whole in one read: the same refusal (the read's size does not matter).
+        #expect(framer.receive((full + Array("bb\r\n".utf8))[...], now: 0) == [.tooLong])
+        // And through a connection: the exact error line once (tooLongReply), then the next request.
+        var peer = Peer()
+        peer.read(full)
+        peer.read("b\nping\n")
+        #expect(peer.handled == ["ping"])
+        let (sent, _) = peer.write(accepting: [.max])
+        #expect(Array(sent.utf8) == Self.tooLongReply + Array("ok ping\n".utf8))
+    }
+
     @Test("A 1 MiB line read 64 KiB at a time: the exact error once, then the next line is served")
     func oneMebibyteLine() {
         var peer = Peer()

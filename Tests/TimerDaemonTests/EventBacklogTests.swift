@@ -156,4 +156,32 @@ struct EventBacklogTests {
         }
         #expect(sent == "line2\nline3\nline5\n" && output.isEmpty && backlog.bytes == 0)
     }
+
+    // The same rule when the flush wrote some of the turn's runs and not the rest (a subscriber of
+    // some timers whose socket filled up mid-turn): the written run's entry sits before the
+    // backlog's head until the backlog empties (or 1,024 entries are passed), and it must not keep
+    // the turn's lines alive. Found by the break5 round: it did, so a subscriber that stalled (or
+    // read slowly, one such entry per turn) kept whole turns of every subscriber's lines.
+    @Test("A run written before the rest of the turn's runs was left lets the turn's lines go")
+    func writtenRunLetsTurnGo() {
+        var backlog = EventBacklog()
+        var output = OutputQueue()
+        weak var weakTurn: SharedLines?
+        do {
+            let lines = SharedLines()
+            for seq in 1...6 { lines.append(seq: UInt64(seq), line: Array("line\(seq)".utf8)) }
+            weakTurn = lines
+            // Lines 1 and 4: two runs ("line2\n", "line5\n", 6 bytes each).
+            backlog.offer(lines, line: 1)
+            backlog.offer(lines, line: 4)
+            // The socket took the first run whole, then would block.
+            #expect(String(decoding: backlog.sharedFront ?? [], as: UTF8.self) == "line2\n")
+            backlog.consumeShared(6, spillingInto: &output)
+            backlog.detach(from: lines)
+        }
+        #expect(weakTurn == nil)
+        // What is left is the second run, from the backlog's own copy.
+        #expect(String(decoding: backlog.sharedFront ?? [], as: UTF8.self) == "line5\n")
+        #expect(backlog.bytes == 6 && output.isEmpty)
+    }
 }

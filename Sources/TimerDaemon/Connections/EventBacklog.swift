@@ -172,7 +172,7 @@ struct EventBacklog {
         let total = lines.byteCount(of: run)
         if written >= total {
             bytes -= total
-            head += 1
+            passWrittenRun()
             compact()
             return
         }
@@ -186,7 +186,7 @@ struct EventBacklog {
         }
         bytes -= lines.byteCount(of: run.lowerBound..<rest)
         if rest == run.upperBound {
-            head += 1
+            passWrittenRun()
             compact()
         } else {
             entries[head] = .shared(lines, lines: rest..<run.upperBound)
@@ -220,6 +220,15 @@ struct EventBacklog {
     }
 
     /// Forgets the entries before ``head`` once they are all of them, or many and half of them.
+    /// Steps past the entry at the head, a shared run now written, leaving an empty line in its
+    /// place: an entry before the head is never read again, but until ``compact()`` drops it, it
+    /// would keep the turn's ``SharedLines`` (every subscriber's lines of that turn) alive for a
+    /// subscriber whose later runs wait (``detach(from:)`` copies only those).
+    private mutating func passWrittenRun() {
+        entries[head] = .line(seq: nil, [])
+        head += 1
+    }
+
     private mutating func compact() {
         if head == entries.count {
             entries.removeAll(keepingCapacity: true)

@@ -5,8 +5,10 @@ import Glibc
 ///
 /// A line ends at LF; a CR just before the LF is dropped (CR-LF, as `nc -C` and `socat crlf`
 /// send). A line whose first 64 KiB (``maximumLineBytes``) arrive without their newline yields
-/// ``Frame/tooLong`` once, and the rest of it is discarded up to its newline; the next line is
-/// served as usual. While a line is incomplete, ``partialSince`` says since when, for the
+/// ``Frame/tooLong`` once, and the rest of it is discarded up to its newline; so does a complete
+/// line longer than that (it came in more than one read, or whole in one), and a CR at the end of
+/// a read is not counted until the next byte shows whether the LF follows. No ``Frame/line(_:)``
+/// is longer than ``maximumLineBytes``; the next line is served as usual. While a line is incomplete, ``partialSince`` says since when, for the
 /// request time-out.
 ///
 /// ```swift
@@ -19,7 +21,8 @@ struct LineFramer {
     enum Frame: Equatable {
         /// A complete line, without its LF and without a CR just before it.
         case line([UInt8])
-        /// A line grew past ``maximumLineBytes`` without a newline; it is being discarded.
+        /// A line grew past ``maximumLineBytes``: without a newline yet (the rest of it is being
+        /// discarded), or complete.
         case tooLong
     }
 
@@ -62,12 +65,18 @@ struct LineFramer {
                     line.append(contentsOf: rest[..<index])
                 }
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                frames.append(.line(line))
+                // Up to 65,536 bytes may wait for the rest of their line: a line completed by a
+                // later read can be longer than the limit, and is refused here like one cut off.
+                frames.append(line.count > Self.maximumLineBytes ? .tooLong : .line(line))
             }
             rest = rest[(index + 1)...]
         }
         if !rest.isEmpty { buffered += rest }
-        if buffered.count > Self.maximumLineBytes {
+        // A final CR may be the first half of the line's CR-LF, which is not part of the line
+        // (docs/protocol.md: at most 65,536 bytes without its newline): it is not counted until
+        // the next byte shows whether it is.
+        let pending = buffered.last == UInt8(ascii: "\r") ? buffered.count - 1 : buffered.count
+        if pending > Self.maximumLineBytes {
             if !isDiscarding { frames.append(.tooLong) }
             isDiscarding = true
             buffered.removeAll(keepingCapacity: false)
