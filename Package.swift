@@ -79,7 +79,7 @@ let package = Package(
             name: "CalendarBenchmark", dependencies: ["CalendarEvents"], path: "Benchmarks/CalendarBenchmark"),
         // Helpers shared by the test targets (a seeded generator, fixed instants, a reference reply
         // reader); not in any product.
-        .target(name: "TestSupport", dependencies: ["TimerProtocol"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimerProtocol", "CLinux"], path: "Tests/TestSupport"),
         // TimerProtocol for the one local-time grammar, which the resolver's tests read typed text with.
         .testTarget(
             name: "DatePickingTests", dependencies: ["DatePicking", "TimerProtocol", "TestSupport"],

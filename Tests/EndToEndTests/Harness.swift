@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import TimerModel
 import TimerProtocol
@@ -111,29 +112,19 @@ final class Harness: @unchecked Sendable {
 
     /// Runs a program to completion, its output captured in files.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
+        // SpawnedProgram, not Foundation's Process: waitUntilExit can hang while a program spawned
+        // by another test holds the descriptor it watches (see SpawnedProgram).
         let outPath = NSTemporaryDirectory() + "/timerctl-out-\(UUID().uuidString)"
         let errPath = outPath + ".err"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)
         }
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return Run(status: -1, stdout: "", stderr: "cannot run \(executable): \(error)")
-        }
-        process.waitUntilExit()
+        let run = SpawnedProgram.run(
+            executable, arguments, environment: environment, standardOutput: outPath, standardError: errPath)
+        if let failure = run.failure { return Run(status: -1, stdout: "", stderr: "cannot run \(executable): \(failure)") }
         return Run(
-            status: process.terminationStatus,
+            status: run.status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }

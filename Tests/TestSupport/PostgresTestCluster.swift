@@ -48,9 +48,10 @@ public enum PostgresTestCluster {
             .deletingLastPathComponent().path
     }
 
-    /// Runs `scripts/pg-cluster ARGUMENTS` through `posix_spawn` and `waitpid` (Foundation's
+    /// Runs `scripts/pg-cluster ARGUMENTS` through ``SpawnedProgram`` (Foundation's
     /// `Process.waitUntilExit` hung inside the test runner while the child sat unreaped), with its
-    /// output in a temporary file.
+    /// output in a temporary file. The script and the server it starts inherit no descriptor of
+    /// the test process beyond stdin, stdout and stderr.
     ///
     /// - Parameters:
     ///   - arguments: the script's arguments (`start DIR`, `down DIR`, …).
@@ -59,24 +60,13 @@ public enum PostgresTestCluster {
     public static func runScript(_ arguments: [String], environment extra: [String: String] = [:]) -> (Int32, String) {
         let output = "/tmp/timerd-pg-cluster-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { unlink(output) }
-        let script = packageRoot + "/scripts/pg-cluster"
-        let command = ([script] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " >'\(output)' 2>&1"
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in extra { environment[key] = value }
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return (-1, "posix_spawn failed") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        // WIFEXITED/WEXITSTATUS: the low 7 bits are the signal, the next 8 the exit status.
-        return (status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+        let run = SpawnedProgram.run(
+            packageRoot + "/scripts/pg-cluster", arguments, environment: environment, standardOutput: output,
+            standardError: output)
+        if let failure = run.failure { return (-1, failure) }
+        return (run.status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
     private static func start() -> Result<String, ClusterError> {
