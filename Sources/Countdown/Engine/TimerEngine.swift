@@ -56,7 +56,7 @@ public struct TimerEngine: Sendable {
     var clockHistory = ClockHistory()
     var liveTotal = 0
     /// Each owner's record ids, live count and paused count (TimerEngine+Owners.swift).
-    var ownerTimers: [UInt32: OwnerTimers] = [:]
+    var ownerTimers = OwnerTable()
     /// The number of paused timers.
     var pausedTotal = 0
     /// The lower bound of every owner's oldest `endedAt` (`nil` with no history), so that age
