@@ -94,13 +94,22 @@ extension TimerEngine {
     /// compacting the list once half of it is dropped ids (O(1) amortised per drop).
     mutating func dropRecord(_ id: UInt64, owner: UInt32) {
         timers[id] = nil
-        guard var entry = ownerTimers.removeValue(forKey: owner) else { return }
-        entry.droppedCount += 1
-        if 2 * entry.droppedCount >= entry.ids.count {
-            entry.ids.removeAll { timers[$0] == nil }
-            entry.droppedCount = 0
+        // In place (the owner's slot is usually the one last written): no removal and re-insertion.
+        var compact = false
+        ownerTimers.updateIfPresent(owner) { entry in
+            entry.droppedCount += 1
+            compact = 2 * entry.droppedCount >= entry.ids.count
         }
-        if !entry.ids.isEmpty || entry.pausedCount != 0 || entry.liveCount != 0 { ownerTimers.set(entry, for: owner) }
+        if compact {
+            let table = timers
+            ownerTimers.updateIfPresent(owner) { entry in
+                entry.ids.removeAll { table[$0] == nil }
+                entry.droppedCount = 0
+            }
+        }
+        if let entry = ownerTimers[owner], entry.ids.isEmpty, entry.pausedCount == 0, entry.liveCount == 0 {
+            ownerTimers.removeValue(forKey: owner)
+        }
     }
 
     /// Rebuilds the per-owner lists and counts from the table (after ``restore(_:sameBoot:)``).
