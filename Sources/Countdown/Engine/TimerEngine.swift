@@ -127,7 +127,7 @@ public struct TimerEngine: Sendable {
     /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
     ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
-    /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
+    /// - Complexity: O(log n) plus O(k) for k durations; the quota check reads a counter (O(1)).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
     ) throws(CountdownError) -> TimerSnapshot {
