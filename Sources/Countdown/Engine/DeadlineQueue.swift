@@ -46,9 +46,9 @@ public struct DeadlineQueue: Sendable {
             heap[index].deadline = deadline
             if heap[index].precedes(old) { siftUp(index) } else { siftDown(index) }
         } else {
+            // Indexed once, where the sift leaves it (not also at the end first).
             heap.append(Entry(deadline: deadline, id: id))
-            positions.set(id, to: Int32(heap.count - 1))
-            siftUp(heap.count - 1)
+            siftUp(heap.count - 1, isNew: true)
         }
         checkInvariants()
     }
@@ -120,35 +120,47 @@ public struct DeadlineQueue: Sendable {
         }
     }
 
-    private mutating func siftUp(_ start: Int) {
+    // Both sifts move a hole instead of swapping: each entry passed over is written once and its
+    // position set once, and the moving entry is written and indexed once at the end (a swap wrote
+    // both entries and set both positions per level; issue 11, fifth round).
+
+    /// - Parameter isNew: whether the entry at `start` is not indexed yet (index it even when it stays).
+    private mutating func siftUp(_ start: Int, isNew: Bool = false) {
         var index = start
+        let moving = heap[start]
         while index > 0 {
             let parent = (index - 1) / 4
-            guard heap[index].precedes(heap[parent]) else { break }
-            swapAt(index, parent)
+            let above = heap[parent]
+            guard moving.precedes(above) else { break }
+            heap[index] = above
+            positions.set(above.id, to: Int32(index))
             index = parent
         }
+        guard index != start || isNew else { return }
+        heap[index] = moving
+        positions.set(moving.id, to: Int32(index))
     }
 
     private mutating func siftDown(_ start: Int) {
         var index = start
+        let moving = heap[start]
+        let count = heap.count
         while true {
             let firstChild = 4 * index + 1
-            guard firstChild < heap.count else { return }
+            guard firstChild < count else { break }
             var best = firstChild
-            for child in (firstChild + 1)..<min(firstChild + 4, heap.count) where heap[child].precedes(heap[best]) {
+            for child in (firstChild + 1)..<min(firstChild + 4, count) where heap[child].precedes(heap[best]) {
                 best = child
             }
-            guard heap[best].precedes(heap[index]) else { return }
-            swapAt(index, best)
+            let below = heap[best]
+            guard below.precedes(moving) else { break }
+            heap[index] = below
+            positions.set(below.id, to: Int32(index))
             index = best
         }
-    }
-
-    private mutating func swapAt(_ a: Int, _ b: Int) {
-        heap.swapAt(a, b)
-        positions.set(heap[a].id, to: Int32(a))
-        positions.set(heap[b].id, to: Int32(b))
+        guard index != start else { return }
+        heap[index] = moving
+        positions.set(moving.id, to: Int32(index))
     }
 
     /// Checks the heap order and the index in debug builds (O(n); skipped for large heaps).

@@ -40,6 +40,15 @@ struct IDIndex: Sendable {
     mutating func set(_ id: UInt64, to value: Int32) {
         precondition(value >= 0, "IDIndex: negative value")
         let offset = id &- base
+        if id >= base, offset == UInt64(dense.count) {
+            // The id just past the window (every start: ids only grow): what the growing path
+            // below does when there is no filler to add, without its loop and bounds.
+            if !sparse.isEmpty { sparse.removeValue(forKey: id) }  // now in the window
+            dense.append(value)
+            denseCount += 1
+            noteChange()
+            return
+        }
         if id >= base, offset < UInt64(dense.count) {
             let wasEmpty = dense[Int(offset)] < 0
             dense[Int(offset)] = value

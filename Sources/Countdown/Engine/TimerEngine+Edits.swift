@@ -104,7 +104,7 @@ extension TimerEngine {
             endedByOwner[record.owner]?.removeAll { $0 == id }
             if endedByOwner[record.owner]?.isEmpty == true { endedByOwner[record.owner] = nil }
             liveTotal += 1
-            ownerTimers[record.owner, default: OwnerTimers()].liveCount += 1
+            ownerTimers.update(record.owner) { $0.liveCount += 1 }
             if let name = record.name { liveNames[NameKey(owner: record.owner, name: name)] = id }
         }
         if record.state == .paused { notePaused(owner: record.owner, -1) }

@@ -37,7 +37,7 @@ extension TimerEngine {
     /// Counts the end of a live timer of `owner`.
     mutating func countLiveEnd(of owner: UInt32) {
         liveTotal -= 1
-        ownerTimers[owner]?.liveCount -= 1
+        ownerTimers.updateIfPresent(owner) { $0.liveCount -= 1 }
     }
 
     /// Drops ended timers past the age limit, then, for each owner over ``historyLimit``, its

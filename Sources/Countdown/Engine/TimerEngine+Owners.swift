@@ -78,46 +78,53 @@ extension TimerEngine {
 
     /// Counts a new live record of `owner` (ids only grow, so the list stays ascending).
     mutating func noteCreated(_ id: UInt64, owner: UInt32) {
-        Self.append(id, to: &ownerTimers[owner, default: OwnerTimers()])
-    }
-
-    private static func append(_ id: UInt64, to entry: inout OwnerTimers) {
-        entry.ids.append(id)
-        entry.liveCount += 1
+        ownerTimers.update(owner) { entry in
+            entry.ids.append(id)
+            entry.liveCount += 1
+        }
     }
 
     /// Moves the paused counts by `delta` (+1 on pause, -1 on resume or on ending a paused timer).
     mutating func notePaused(owner: UInt32, _ delta: Int) {
         pausedTotal += delta
-        ownerTimers[owner, default: OwnerTimers()].pausedCount += delta
+        ownerTimers.update(owner) { $0.pausedCount += delta }
     }
 
     /// Removes record `id` of `owner` from the table and marks it dropped in the owner's list,
     /// compacting the list once half of it is dropped ids (O(1) amortised per drop).
     mutating func dropRecord(_ id: UInt64, owner: UInt32) {
         timers[id] = nil
-        guard var entry = ownerTimers.removeValue(forKey: owner) else { return }
-        entry.droppedCount += 1
-        if 2 * entry.droppedCount >= entry.ids.count {
-            entry.ids.removeAll { timers[$0] == nil }
-            entry.droppedCount = 0
+        // In place (the owner's slot is usually the one last written): no removal and re-insertion.
+        var compact = false
+        ownerTimers.updateIfPresent(owner) { entry in
+            entry.droppedCount += 1
+            compact = 2 * entry.droppedCount >= entry.ids.count
         }
-        if !entry.ids.isEmpty || entry.pausedCount != 0 || entry.liveCount != 0 { ownerTimers[owner] = entry }
+        if compact {
+            let table = timers
+            ownerTimers.updateIfPresent(owner) { entry in
+                entry.ids.removeAll { table[$0] == nil }
+                entry.droppedCount = 0
+            }
+        }
+        if let entry = ownerTimers[owner], entry.ids.isEmpty, entry.pausedCount == 0, entry.liveCount == 0 {
+            ownerTimers.removeValue(forKey: owner)
+        }
     }
 
     /// Rebuilds the per-owner lists and counts from the table (after ``restore(_:sameBoot:)``).
     mutating func rebuildOwnerTimers() {
-        ownerTimers = [:]
+        ownerTimers.removeAll()
         pausedTotal = 0
         for record in timers.values {
-            ownerTimers[record.owner, default: OwnerTimers()].ids.append(record.id)
-            if record.state.isLive { ownerTimers[record.owner, default: OwnerTimers()].liveCount += 1 }
-            if record.state == .paused {
-                pausedTotal += 1
-                ownerTimers[record.owner, default: OwnerTimers()].pausedCount += 1
+            if record.state == .paused { pausedTotal += 1 }
+            ownerTimers.update(record.owner) { entry in
+                entry.ids.append(record.id)
+                if record.state.isLive { entry.liveCount += 1 }
+                if record.state == .paused { entry.pausedCount += 1 }
             }
         }
-        for owner in ownerTimers.keys { ownerTimers[owner]?.ids.sort() }
+        for owner in ownerTimers.keys { ownerTimers.updateIfPresent(owner) { $0.ids.sort() } }
     }
 
     /// The records `requester` may see, by ascending id: the owner's list, or every record for `nil`.

@@ -56,7 +56,7 @@ public struct TimerEngine: Sendable {
     var clockHistory = ClockHistory()
     var liveTotal = 0
     /// Each owner's record ids, live count and paused count (TimerEngine+Owners.swift).
-    var ownerTimers: [UInt32: OwnerTimers] = [:]
+    var ownerTimers = OwnerTable()
     /// The number of paused timers.
     var pausedTotal = 0
     /// The lower bound of every owner's oldest `endedAt` (`nil` with no history), so that age
@@ -127,7 +127,7 @@ public struct TimerEngine: Sendable {
     /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
     ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
-    /// - Complexity: O(log n) plus O(k) for k durations (O(n) when a quota is given).
+    /// - Complexity: O(log n) plus O(k) for k durations; the quota check reads a counter (O(1)).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
     ) throws(CountdownError) -> TimerSnapshot {
@@ -226,15 +226,16 @@ public struct TimerEngine: Sendable {
             id: id, name: name, segments: segments, state: .running, accumulatedNanoseconds: 0, runStart: now,
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
             wallDeadline: wallDeadline, extensions: action.map { [.action($0)] } ?? [])
-        timers.insertNew(record)
-        liveTotal += 1
-        noteCreated(id, owner: owner)  // one hash probe: the owner's id list and live count
-        if let name { liveNames[NameKey(owner: owner, name: name)] = id }
-        if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
-            queue.schedule(id, at: wake)
-        }
-        // The reply's instants are those the timer was just created with (one clock reading).
+        // The reply's instants are those the timer was just created with (one clock reading). The
+        // snapshot and the wake are read before the record moves into the table, so that the
+        // record is not copied (issue 11, fifth round).
         let snapshot = record.snapshot(at: now, wallNow: wall)
+        let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered)
+        timers.insertNew(consume record)
+        liveTotal += 1
+        noteCreated(id, owner: owner)  // the owner's id list and live count (no hash for the last owner)
+        if let name { liveNames[NameKey(owner: owner, name: name)] = id }
+        if let wake { queue.schedule(id, at: wake) }
         report(.started, owner: owner, date: wall, snapshot)
         return snapshot
     }

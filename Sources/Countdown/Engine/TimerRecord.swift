@@ -367,6 +367,12 @@ extension TimerRecord {
     /// - Returns: the timer's values at `now`.
     /// - Complexity: O(k) for a group of k children.
     func snapshot(at now: BootInstant, wallNow: Date) -> TimerSnapshot {
+        // A plain record (no spill: the common case, every start's reply) takes the short path.
+        spill == nil ? plainSnapshot(at: now, wallNow: wallNow) : generalSnapshot(at: now, wallNow: wallNow)
+    }
+
+    /// ``snapshot(at:wallNow:)`` for any record (with or without a spill).
+    func generalSnapshot(at now: BootInstant, wallNow: Date) -> TimerSnapshot {
         let elapsed = elapsedNanoseconds(at: now)
         let total = totalNanoseconds
         let groupSegments: [Int64]
@@ -415,6 +421,35 @@ extension TimerRecord {
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAt, startedAt: startedAt,
             endedAt: endedAt, endsAt: endsAt, missed: missed, extras: extras)
+    }
+
+    /// ``snapshot(at:wallNow:)`` of a record without a spill, read from the inline fields only: the
+    /// same values (no name, seconds `Double(total) / 1e9`, `startedAt` = `createdAt`, no absolute
+    /// deadline, no group or series), without the record copies and the switch over the spilled
+    /// segments that the general path pays (issue 11, fifth round: the start's reply).
+    /// `TimerRecordSnapshotTests.plainPathMatchesGeneral` compares both paths.
+    ///
+    /// - Precondition: `spill == nil`.
+    func plainSnapshot(at now: BootInstant, wallNow: Date) -> TimerSnapshot {
+        let total = totalNanosecondsStored
+        let elapsed = elapsedNanoseconds(at: now)
+        let totalUnits = Self.unitCount(ofNanoseconds: total)
+        let progress = ProgressTree.leafSnapshot(
+            totalUnitCount: totalUnits,
+            completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
+            isCancelled: state == .stopped, isPaused: state == .paused)
+        var endsAt: Date?
+        if state == .running, runStartNanoseconds != .min {
+            let deadline = BootInstant(nanoseconds: runStartNanoseconds)
+                .advanced(byNanoseconds: total - accumulatedNanoseconds)
+            endsAt = wallNow.addingTimeInterval(Double(deadline.nanoseconds(since: now)) / 1e9)
+        }
+        return TimerSnapshot(
+            id: id, name: nil, state: state, duration: Double(total) / 1e9,
+            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAtStored,
+            startedAt: createdAtStored, endedAt: wallSlot == .endedAt ? Self.date(wallBits) : nil, endsAt: endsAt,
+            missed: missed, extras: nil)
     }
 
     /// A group's progress tree, built child by child, and its children's snapshots.
