@@ -122,7 +122,9 @@ final class Harness: @unchecked Sendable {
         }
         let run = SpawnedProgram.run(
             executable, arguments, environment: environment, standardOutput: outPath, standardError: errPath)
-        if let failure = run.failure { return Run(status: -1, stdout: "", stderr: "cannot run \(executable): \(failure)") }
+        if let failure = run.failure {
+            return Run(status: -1, stdout: "", stderr: "cannot run \(executable): \(failure)")
+        }
         return Run(
             status: run.status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
