@@ -248,12 +248,7 @@ private struct JSONByteParser {
             return .object(object)
         }
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            skipWhitespace()
+            guard let key = parseMemberName() else { return nil }
             let valueStart = index
             guard let value = parseValue(depth: depth) else { return nil }
             // The first wins, as in JSONDecoder: one hash probe inserts `value` only when absent.
@@ -279,6 +274,18 @@ private struct JSONByteParser {
         }
     }
 
+    /// A member's name and its `:` (whitespace around both skipped): the index is then at the value.
+    /// `nil` when no string and colon are there.
+    private mutating func parseMemberName() -> String? {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
     /// The members of an object (the index at its `{`), in order: ``parseObject(depth:)``'s grammar
     /// without the dictionary. With `splittingParams`, the value of the first member named
     /// `params`, when it is an object, is read the same way into ``params`` (an empty object
@@ -295,12 +302,7 @@ private struct JSONByteParser {
         }
         var sawParams = false
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            skipWhitespace()
+            guard let key = parseMemberName() else { return nil }
             let isParams = splittingParams && !sawParams && key == "params"
             if isParams { sawParams = true }
             if isParams, index < bytes.count, bytes[index] == UInt8(ascii: "{") {

@@ -94,6 +94,21 @@ struct RecordTable: Sendable, Sequence {
         probe?.visit()
         noteChange(id)
         highestID = id
+        placeInNewSlot(record, id: id)
+    }
+
+    private mutating func place(_ record: TimerRecord, id: UInt64) {
+        highestID = Swift.max(highestID, id)
+        if let slot = slots[id] {
+            chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
+        } else {
+            placeInNewSlot(record, id: id)
+        }
+    }
+
+    /// Stores the record of an `id` that has no slot: in a freed slot, else in a new one at the end
+    /// (a new chunk of ``chunkSize`` slots, allocated at its full size, when the last is full).
+    private mutating func placeInNewSlot(_ record: TimerRecord, id: UInt64) {
         if let slot = freeSlots.popLast() {
             slots.set(id, to: slot)
             chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
@@ -108,26 +123,6 @@ struct RecordTable: Sendable, Sequence {
         }
         chunks[slotCount >> Self.chunkShift].append(record)
         slotCount += 1
-    }
-
-    private mutating func place(_ record: TimerRecord, id: UInt64) {
-        highestID = Swift.max(highestID, id)
-        if let slot = slots[id] {
-            chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
-        } else if let slot = freeSlots.popLast() {
-            slots.set(id, to: slot)
-            chunks[Int(slot) >> Self.chunkShift][Int(slot) & Self.chunkMask] = record
-        } else {
-            precondition(slotCount < Int(Int32.max), "RecordTable: more than 2^31 timers")
-            slots.set(id, to: Int32(slotCount))
-            if slotCount & Self.chunkMask == 0 {
-                var chunk: [TimerRecord?] = []
-                chunk.reserveCapacity(Self.chunkSize)
-                chunks.append(chunk)
-            }
-            chunks[slotCount >> Self.chunkShift].append(record)
-            slotCount += 1
-        }
     }
 
     private mutating func noteChange(_ id: UInt64) {

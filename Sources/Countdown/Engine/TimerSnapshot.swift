@@ -125,21 +125,12 @@ public struct TimerSnapshot: Sendable, Hashable {
         progress: ProgressSnapshot, createdAt: Date, startedAt: Date, endedAt: Date?, endsAt: Date?, missed: Bool,
         currentChild: Int?, children: [Child]
     ) {
-        self.id = id
-        self.name = name
-        self.state = state
-        self.duration = duration
-        self.remaining = remaining
-        self.elapsed = elapsed
-        self.progress = progress
-        self.createdAt = createdAt
-        self.startedAt = startedAt
-        self.endedAt = endedAt
-        self.endsAt = endsAt
-        self.missed = missed
-        self.extras =
-            currentChild == nil && children.isEmpty
-            ? nil : Extras(currentChild: currentChild, children: children, recurrence: nil)
+        self.init(
+            id: id, name: name, state: state, duration: duration, remaining: remaining, elapsed: elapsed,
+            progress: progress, createdAt: createdAt, startedAt: startedAt, endedAt: endedAt, endsAt: endsAt,
+            missed: missed,
+            extras: currentChild == nil && children.isEmpty
+                ? nil : Extras(currentChild: currentChild, children: children, recurrence: nil))
     }
 
     /// Creates a snapshot with its group's and series' values already boxed (the engine's: a plain
