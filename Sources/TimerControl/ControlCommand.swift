@@ -52,8 +52,10 @@ public enum ControlCommand {
     ///
     /// - Returns: the exit status (see ``ControlError/exitStatus``; `wait` returns 1 for a stopped timer).
     public static func run(_ arguments: [String], output: inout some ControlOutput) -> Int32 {
+        var verb: Verb?
         do throws(ControlError) {
             var options = try ControlOptions.parse(arguments)
+            verb = options.verb
             if options.version {
                 output.out("timerctl \(ServiceVersion.version) (protocol \(ServiceVersion.protocolVersion))\n")
                 return 0
@@ -83,15 +85,17 @@ public enum ControlCommand {
             }
             return try execute(options, output: &output)
         } catch {
+            let error = error.asUsage(verb: verb)
             report(error, output: &output)
             return error.exitStatus
         }
     }
 
+    /// Writes `error` to stderr: `Error: …`, and for a usage error one more line pointing to the
+    /// help that applies (`See 'timerctl start --help'.`), not the synopsis (clig.dev: errors short).
     static func report(_ error: ControlError, output: inout some ControlOutput) {
         output.err("Error: \(error)\n")
         if case .usage(_, let verb) = error {
-            output.err("Usage: \(HelpText.usageLine(verb))\n")
             output.err(verb.map { "See 'timerctl \($0.rawValue) --help'.\n" } ?? "See 'timerctl --help'.\n")
         }
     }

@@ -22,6 +22,17 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A refusal of what the command line said (`invalidParams`: a calendar expression, a time or a
+    /// duration timerd rejects, such as `start --on 'bad'`) as the usage error it is, exit 64 like
+    /// the errors timerctl finds itself; any other error unchanged.
+    ///
+    /// - Parameter verb: the command whose usage applies.
+    /// - Returns: ``usage(_:verb:)`` for a ``failed(_:)`` with code `invalidParams`, else `self`.
+    func asUsage(verb: Verb?) -> ControlError {
+        guard case .failed(let error) = self, error.code == RPCErrorCode.invalidParams.rawValue else { return self }
+        return .usage(error.message, verb: verb)
+    }
+
     /// The message after `Error: `.
     public var description: String {
         switch self {

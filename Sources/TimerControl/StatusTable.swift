@@ -7,7 +7,8 @@ enum StatusTable {
     /// Width of the progress bar, in cells.
     static let barWidth = 20
 
-    /// The table: `ID NAME STATE REMAINING END PROGRESS`, columns aligned; a group shows its
+    /// The table: `ID NAME STATE REMAINING END PROGRESS`, columns aligned by display width
+    /// (``DisplayWidth``, as `watch` pads: a CJK character takes 2 columns); a group shows its
     /// aggregate and `step i/n` for the child that runs. REMAINING is ``DurationFormatter/countdown(seconds:)``
     /// (`2d 03:04:05` from a day on); END is the local end time of a running timer (`-` otherwise),
     /// and the column is left out when no timer listed has an end time (only paused or ended ones).
@@ -39,13 +40,14 @@ enum StatusTable {
             return row
         }
         let widths = (0..<header.count).map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
         }
         func line(_ cells: [String], states: TimerState? = nil) -> String {
             var text = ""
             for (column, cell) in cells.enumerated() {
                 let padded =
-                    column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                    column == cells.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
                 text += column == 2 && color ? paint(padded, states) : padded
                 if column < cells.count - 1 { text += "  " }
             }

@@ -23,7 +23,7 @@ public enum DaemonCommand {
             options = try DaemonOptions.parse(arguments)
         } catch {
             printError(
-                "Error: \(error)\nUsage: \(DaemonOptions.usageLine)\nSee 'timerd --help'."
+                "Error: \(error)\nSee 'timerd --help'."
             )
             return 64
         }

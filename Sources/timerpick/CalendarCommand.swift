@@ -83,8 +83,7 @@ enum CalendarCommand {
                 elapses: expression.elapses(after: base, defaultZone: defaultZone, count: iterations), now: now)
             return (0, json ? report.json : report.text(local: localText, utc: utcText), "")
         } catch {
-            let usage = HelpText.usageLine(.calendar)
-            return (64, "", "Error: \(error)\nUsage: \(usage)\nSee 'timerctl calendar --help'.\n")
+            return (64, "", "Error: \(error)\nSee 'timerctl calendar --help'.\n")
         }
     }
 

@@ -29,7 +29,7 @@ enum PickCommand {
             picker = try options.makePicker(now: now, timeZone: zone.zone, systemLocale: systemLocale())
         } catch {
             Terminal.write(
-                2, "Error: \(error)\nUsage: \(PickOptions.usage)\nSee 'timerctl pick --help'.\n")
+                2, "Error: \(error)\nSee 'timerctl pick --help'.\n")
             return 64
         }
         let descriptors: Terminal.Descriptors

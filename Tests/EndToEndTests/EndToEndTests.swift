@@ -80,11 +80,6 @@ struct EndToEndTests {
         #expect(
             bad.stderr == """
                 Error: duration must be > 0 and ≤ 366 days, got "-5m"
-                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
-                       timerctl start --pick [--minute-interval N] [--name NAME]
-                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
-                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """)

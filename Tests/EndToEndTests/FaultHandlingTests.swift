@@ -112,8 +112,8 @@ struct FaultHandlingTests {
         let file = harness.directory + "/plain"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         let long = "/tmp/" + String(repeating: "a", count: 103)  // 108 bytes
-        // The general usage lines (HelpText.usageLine(nil)): --socket comes before the command.
-        let usage = "Usage: timerctl [--socket PATH] [--json] [--no-autostart] COMMAND [ARGS]\nSee 'timerctl --help'.\n"
+        // After the error, the one line that points to the help (not the synopsis).
+        let usage = "See 'timerctl --help'.\n"
         let cases: [(String, String)] = [
             (file, "Error: --socket \(file) is a regular file, not a socket\n"),
             (harness.directory, "Error: --socket \(harness.directory) is a directory, not a socket\n"),

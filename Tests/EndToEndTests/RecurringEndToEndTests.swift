@@ -200,12 +200,19 @@ struct RecurringEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("A bad expression is refused with the token and its offset; nothing is started")
+    @Test(
+        "A bad expression is a usage error (exit 64, as in timerctl calendar): the token and its offset; nothing starts"
+    )
     func parseError() throws {
         let harness = try Harness()
         try harness.startDaemon()
         let run = harness.ctl(["start", "--on", "Mon..Fry 07:00"])
-        #expect(run.status != 0)
+        // 64 (EX_USAGE), as `timerctl calendar 'Mon..Fry 07:00'` exits; the line after the error
+        // points to the command's help.
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.hasSuffix("\nSee 'timerctl start --help'.\n"), "\(run)")
+        let calendar = harness.ctl(["calendar", "Mon..Fry 07:00"])
+        #expect(calendar.status == 64, "\(calendar)")
         #expect(run.stderr.contains("invalid calendar expression 'Mon..Fry 07:00'"), "\(run)")
         #expect(run.stderr.contains("at offset 0"), "\(run)")
         #expect(harness.ctl(["status"]).stdout.contains("no live timers"))

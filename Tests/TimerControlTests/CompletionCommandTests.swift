@@ -23,7 +23,6 @@ struct CompletionCommandTests {
         #expect(
             output.stderr == """
                 Error: unknown shell 'tcsh' (bash, zsh or fish)
-                Usage: timerctl completion SHELL
                 See 'timerctl completion --help'.
 
                 """)

@@ -73,7 +73,6 @@ struct CalendarCommandTests {
         #expect(
             result.err == """
                 Error: hour '25' at offset 9 is out of range; allowed: 0..23
-                Usage: timerctl calendar EXPR [--iterations N] [--base-time TIME] [--json]
                 See 'timerctl calendar --help'.
 
                 """)
