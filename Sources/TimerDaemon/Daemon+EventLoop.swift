@@ -191,7 +191,9 @@ extension Daemon {
         defer { systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine()) }
         do {
             let path = options.configPath ?? configPath
-            let file = try path.flatMap { path throws(DaemonConfig.ConfigError) in try DaemonConfig.load(path: path) }
+            let file = try path.flatMap { path throws(DaemonConfig.ConfigError) in
+                try DaemonConfig.load(path: path, mustExist: options.configPath != nil)
+            }
             config = (file ?? DaemonConfig()).overridden(by: options)
             service.engine.historyLimit = config.historyLimit
             service.engine.historyMaximumAge = config.historyMaxAgeSeconds

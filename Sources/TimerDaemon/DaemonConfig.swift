@@ -149,14 +149,22 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// Reads and parses the file at `path`.
     ///
-    /// - Parameter path: the file.
-    /// - Returns: the configuration, or `nil` when there is no file there (use the defaults).
-    /// - Throws: ``ConfigError`` when it cannot be read (other than missing) or parsed.
-    public static func load(path: String) throws(ConfigError) -> DaemonConfig? {
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - mustExist: whether a missing file is an error: `true` for a path given with `--config`
+    ///     (as `nginx -c` and `sshd -f` refuse one), `false` for the default path, whose absence
+    ///     means the defaults.
+    /// - Returns: the configuration, or `nil` when there is no file there and `mustExist` is false
+    ///   (use the defaults).
+    /// - Throws: ``ConfigError`` when it cannot be read (missing, when `mustExist`) or parsed.
+    public static func load(path: String, mustExist: Bool = false) throws(ConfigError) -> DaemonConfig? {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readAll(path, maximumBytes: 1 << 20)
         } catch let error where error.errno == .noSuchFileOrDirectory {
+            guard !mustExist else {
+                throw ConfigError(path: path, line: nil, message: "no such file (named by --config)")
+            }
             return nil
         } catch {
             // The texts of before: a failed open says why; a failed read also names the call.
@@ -212,12 +220,16 @@ public struct DaemonConfig: Sendable, Equatable {
     ///   - uid: the effective uid.
     ///   - environment: the environment.
     /// - Returns: the effective configuration and the file's path (`nil` when there is none to read).
-    /// - Throws: ``ConfigError`` when the file exists and is bad.
+    /// - Throws: ``ConfigError`` when the file exists and is bad, or when `--config` names a file
+    ///   that does not exist (the default path may be missing: then the defaults apply).
     public static func resolve(options: DaemonOptions, uid: UInt32, environment: [String: String])
         throws(ConfigError) -> (config: DaemonConfig, path: String?)
     {
         let path = options.configPath ?? defaultPath(uid: uid, environment: environment)
-        let file = try path.flatMap { path throws(ConfigError) in try load(path: path) } ?? DaemonConfig()
+        let file =
+            try path.flatMap { path throws(ConfigError) in
+                try load(path: path, mustExist: options.configPath != nil)
+            } ?? DaemonConfig()
         return (file.overridden(by: options), path)
     }
 }

@@ -79,6 +79,8 @@ struct PostgresEndToEndTests {
             Harness.timerd, ["--store", "postgresql://timerd:secret@localhost/timers", "--migrate-only"])
         #expect(secret.status == 1)
         #expect(secret.stderr.contains("it holds a password"), "\(secret)")
+        // An empty configuration file (a missing one named by --config is an error of its own, exit 78).
+        try "".write(toFile: harness.directory + "/none.conf", atomically: false, encoding: .utf8)
         let noStore = Harness.run(Harness.timerd, ["--migrate-only", "--config", harness.directory + "/none.conf"])
         #expect(noStore.status == 64)
 

@@ -37,6 +37,17 @@ struct SystemdTests {
         #expect(run.stderr.contains("\(config):2: unknown key \"histroy_limit\"; keys: history_limit"))
     }
 
+    @Test("--config naming a missing file refuses to start with exit 78 (EX_CONFIG) and says so")
+    func missingConfig() throws {
+        let harness = try Harness()
+        let config = harness.directory + "/nonexistent.conf"
+        let run = Harness.run(
+            Harness.timerd,
+            ["--socket", harness.socketPath, "--state-dir", harness.stateDirectory, "--config", config])
+        #expect(run.status == 78, "\(run)")
+        #expect(run.stderr.contains("timerd: cannot start: \(config): no such file (named by --config)"), "\(run)")
+    }
+
     @Test("Socket activation and sd_notify: READY, STATUS, WATCHDOG, RELOADING, STOPPING")
     func activation() throws {
         let harness = try Harness()

@@ -85,7 +85,7 @@ struct DaemonConfigTests {
         #expect(DaemonConfig.defaultPath(uid: 1000, environment: [:]) == nil)
     }
 
-    @Test("Command-line flags override the file; --config chooses it; a missing file means defaults")
+    @Test("Command-line flags override the file; --config chooses it; a missing default file means defaults")
     func resolve() throws {
         let directory = NSTemporaryDirectory() + "/timerd-config-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -99,8 +99,28 @@ struct DaemonConfigTests {
         #expect(resolved.config.maximumConnections == 9)
         #expect(resolved.config.maximumTimersPerUser == 6)
         #expect(resolved.config.historyLimit == 7)
-        options.configPath = directory + "/missing.conf"
-        #expect(try DaemonConfig.resolve(options: options, uid: 1000, environment: [:]).config.historyLimit == 1_000)
+        // The default path ($XDG_CONFIG_HOME/timerd/timerd.conf) missing: the defaults, silently.
+        options.configPath = nil
+        let defaults = try DaemonConfig.resolve(
+            options: options, uid: 1000, environment: ["XDG_CONFIG_HOME": directory])
+        #expect(defaults.path == directory + "/timerd/timerd.conf")
+        #expect(defaults.config.historyLimit == 1_000)  // DaemonConfig's default
         #expect(try DaemonConfig.load(path: directory + "/missing.conf") == nil)
+    }
+
+    @Test("--config naming a missing file is an error (as nginx -c): the file and why, exit 78 in timerd")
+    func explicitMissing() throws {
+        let options = try DaemonOptions.parse(["--config", "/nonexistent/timerd.conf"])
+        #expect(
+            throws: DaemonConfig.ConfigError(
+                path: "/nonexistent/timerd.conf", line: nil, message: "no such file (named by --config)")
+        ) {
+            try DaemonConfig.resolve(options: options, uid: 1000, environment: [:])
+        }
+        #expect(
+            DaemonConfig.ConfigError(
+                path: "/nonexistent/timerd.conf", line: nil, message: "no such file (named by --config)"
+            )
+            .description == "/nonexistent/timerd.conf: no such file (named by --config)")
     }
 }
