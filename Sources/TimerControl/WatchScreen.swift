@@ -5,9 +5,12 @@ import TimerProtocol
 /// The frames of `timerctl watch`: pure text from a ``WatchModel``, a size and the time, so tests
 /// pin them without a terminal.
 ///
-/// No line is wider than the terminal, so nothing ever wraps: on a narrow terminal the step and
-/// END columns go first, then names are cut (with `…`) and the bar shrinks; what still does not fit
-/// is cut at the last column. Widths are display columns (`DisplayWidth`: a CJK character takes 2).
+/// No line is wider than the terminal, so nothing ever wraps: on a narrow terminal whole columns go,
+/// in this order, while even a 4-column name does not fit: the step, END, the percentage beside the
+/// bar, the bar (DONE, the percentage alone, takes its place), DONE, then STATE. Names are cut (with
+/// `…`) and the bar shrinks; no column is ever cut in the middle of a word until only ID, NAME and
+/// LEFT remain, and what still does not fit then (below about 30 columns) is cut at the right edge.
+/// Widths are display columns (`DisplayWidth`: a CJK character takes 2).
 struct WatchScreen {
     /// Whether to colour states and the selected row (not with `NO_COLOR` or `TERM=dumb`).
     var usesColor: Bool
@@ -93,51 +96,62 @@ struct WatchScreen {
         let endWidth = max(3, cells.map(\.end.count).max() ?? 0)
         let stepWidth = cells.map(\.step.count).max() ?? 0
         let nameWanted = min(24, max(4, cells.map { DisplayWidth.of($0.name) }.max() ?? 4))
-        // "> " + id + "  " + name + "  " + state (8) + "  " + left, then "  " + "[" bar "]", then the
-        // optional " " + percentage, "  " + END and "  " + step.
-        let fixed = 2 + idWidth + 2 + 2 + 8 + 2 + leftWidth
+        // "> " + id + "  " + name + "  " + state (8) + "  " + left, then "  " + "[" bar "]" with the
+        // optional " " + percentage (or the percentage alone), "  " + END and "  " + step.
         var showsStep = stepWidth > 0
         var showsEnd = true
         var showsPercent = true
         var showsBar = true
+        var showsState = true
         func width(name: Int, bar: Int) -> Int {
-            fixed + name + 2 + (showsBar ? bar + 2 : 0) + (showsPercent ? (showsBar ? 5 : 4) : 0)
+            let progress = showsBar ? bar + 2 + (showsPercent ? 5 : 0) : (showsPercent ? 4 : 0)
+            return 2 + idWidth + 2 + name + (showsState ? 2 + 8 : 0) + 2 + leftWidth + (progress > 0 ? 2 + progress : 0)
                 + (showsEnd ? 2 + endWidth : 0) + (showsStep ? 2 + stepWidth : 0)
         }
         // While even a 4-column name and a 5-cell bar do not fit, drop the step, then END, then the
-        // percentage; at last the bar gives way to the percentage alone.
+        // percentage; then the bar gives way to the percentage alone (DONE); then DONE goes, then
+        // STATE: whole columns, never one cut mid-word.
         if showsStep, width(name: 4, bar: 5) > columns { showsStep = false }
         if showsEnd, width(name: 4, bar: 5) > columns { showsEnd = false }
         if width(name: 4, bar: 5) > columns { showsPercent = false }
         if width(name: 4, bar: 5) > columns { (showsBar, showsPercent) = (false, true) }
+        if width(name: 4, bar: 5) > columns { showsPercent = false }
+        if width(name: 4, bar: 5) > columns { showsState = false }
         // The name gets what it needs while the bar keeps 10 cells, and at least 8 columns (or
         // what it needs) before the bar grows; the bar takes the rest, up to 40 cells.
         let room = columns - width(name: 0, bar: 0)
         let nameWidth = max(4, min(nameWanted, showsBar ? max(min(nameWanted, 8), room - 10) : room))
         let barCells = max(5, min(40, room - nameWidth))
-        func compose(_ parts: [String]) -> String { parts.joined(separator: "  ") }
-        var headerParts = [
-            "  " + "ID".padded(to: idWidth), "NAME".padded(to: nameWidth), "STATE   ", "LEFT".padded(to: leftWidth),
-        ]
+        // Columns two spaces apart; the last one's padding (LEFT, when it is last) is not kept.
+        func compose(_ parts: [String]) -> String {
+            var line = parts.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+        var headerParts = ["  " + "ID".padded(to: idWidth), "NAME".padded(to: nameWidth)]
+        if showsState { headerParts.append("STATE   ") }
+        headerParts.append("LEFT".padded(to: leftWidth))
         if showsEnd { headerParts.append("END".padded(to: endWidth)) }
-        headerParts.append(showsBar ? "PROGRESS" : "DONE")
+        if showsBar || showsPercent { headerParts.append(showsBar ? "PROGRESS" : "DONE") }
         let header = clip(compose(headerParts), columns)
         let rows = cells.map { cell -> String in
             let name =
                 DisplayWidth.of(cell.name) > nameWidth
                 ? DisplayWidth.truncated(cell.name, to: nameWidth - 1) + "…" : cell.name
-            var parts = [
-                (cell.isSelected ? "> " : "  ") + cell.id.padded(to: idWidth), name.padded(to: nameWidth),
-                cell.state.rawValue.padded(to: 8), cell.left.padded(to: leftWidth),
-            ]
+            var parts = [(cell.isSelected ? "> " : "  ") + cell.id.padded(to: idWidth), name.padded(to: nameWidth)]
+            if showsState { parts.append(cell.state.rawValue.padded(to: 8)) }
+            parts.append(cell.left.padded(to: leftWidth))
             if showsEnd { parts.append(cell.end.padded(to: endWidth)) }
             let percent = StatusTable.percent(cell.fraction)
-            parts.append(
-                showsBar ? Self.bar(cell.fraction, cells: barCells) + (showsPercent ? " " + percent : "") : percent)
+            if showsBar {
+                parts.append(Self.bar(cell.fraction, cells: barCells) + (showsPercent ? " " + percent : ""))
+            } else if showsPercent {
+                parts.append(percent)
+            }
             if showsStep, !cell.step.isEmpty { parts.append(cell.step) }
             let plain = compose(parts)
             guard usesColor, DisplayWidth.of(plain) <= columns else { return clip(plain, columns) }
-            parts[2] = Self.paint(parts[2], cell.state)
+            if showsState { parts[2] = Self.paint(parts[2], cell.state) }
             let line = compose(parts)
             return cell.isSelected ? "\u{1B}[1m" + line + "\u{1B}[0m" : line
         }

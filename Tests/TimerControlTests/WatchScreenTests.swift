@@ -81,6 +81,63 @@ struct WatchScreenTests {
             ])
     }
 
+    /// Two-digit ids and a timer with 118 days left ("118d 09:37:30", 13 columns): at 40 columns
+    /// even the percentage alone (DONE) does not fit beside ID, NAME, STATE and LEFT.
+    static var longModel: WatchModel {
+        var model = WatchModel()
+        model.load(
+            [
+                timer("9", "tea", .running, duration: 1_500, remaining: 1_125),
+                timer("10", "release", .running, duration: 10_368_000, remaining: 10_230_000),
+                timer("11", "お茶の時間", .paused, duration: 1_800, remaining: 600),
+            ], now: 0)
+        return model
+    }
+
+    @Test("40, 60 and 80 columns: whole columns go by the rule (DONE, then STATE), none is cut mid-word")
+    func columnRule() {
+        func frame(_ columns: Int) -> [String] {
+            Self.screen.lines(Self.longModel, columns: columns, rows: 24, now: 0, wallNow: Self.wallNow)
+        }
+        // 40: with a 4-column name, DONE would need 2 + 2 (ID) + 2 + 4 + 2 + 8 (STATE) + 2 + 13 (LEFT)
+        // + 2 + 4 = 41 columns: DONE goes whole, and NAME gets the 9 columns left (before: the
+        // header ended in "DON" and the rows in a cut percentage).
+        #expect(
+            frame(40) == [
+                "3 live timers · 07:30:00", "",
+                "  ID  NAME       STATE     LEFT",
+                "> 9   tea        running   0:18:45",
+                "  10  release    running   118d 09:40:00",
+                "  11  お茶の時…  paused    0:10:00",
+                "",
+                WatchScreen.shortKeys,
+            ])
+        // 60: END goes (16 columns), the bar keeps 10 cells; 118 days ahead of 07:30 local on
+        // 2026-12-01 is 2027-03-29 17:10 local (END at 80).
+        #expect(
+            frame(60) == [
+                "timerctl watch · 3 live timers · 07:30:00", "",
+                "  ID  NAME        STATE     LEFT           PROGRESS",
+                "> 9   tea         running   0:18:45        [##--------]  25%",
+                "  10  release     running   118d 09:40:00  [----------]   1%",
+                "  11  お茶の時間  paused    0:10:00        [######----]  66%",
+                "",
+                WatchScreen.shortKeys,
+            ])
+        #expect(
+            frame(80) == [
+                "timerctl watch · 3 live timers · 07:30:00", "",
+                "  ID  NAME        STATE     LEFT           END               PROGRESS",
+                "> 9   tea         running   0:18:45        07:48:45          [###---------]  25%",
+                "  10  release     running   118d 09:40:00  2027-03-29 17:10  [------------]   1%",
+                "  11  お茶の時間  paused    0:10:00        -                 [########----]  66%",
+                "",
+                WatchScreen.keys,
+            ])
+        // Narrower still, STATE goes too before anything is cut: 2 + 2 + 2 + 4 + 2 + 13 = 25.
+        #expect(frame(25)[2] == "  ID  NAME  LEFT")
+    }
+
     @Test("events replace a timer, removed drops it; the selection moves and survives; tick timing")
     func model() {
         var model = Self.model
