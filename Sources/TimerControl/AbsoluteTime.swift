@@ -5,7 +5,7 @@ import TimerSystem
 
 /// What `timerctl start --at TIME` asked for, checked locally and sent to timerd.
 ///
-/// `TIME` with `Z` or an offset (`2026-12-01T09:00:00+01:00`) is that instant. Without one it is a
+/// `TIME` with `Z` or an offset (`2026-12-01T09:00:00+01:00`, seconds optional) is that instant. Without one it is a
 /// local wall time, `HH:MM[:SS]` or `2:30pm` (its next occurrence), `YYYY-MM-DDTHH:MM[:SS]`,
 /// `tomorrow 09:00`, `fri 17:00`, or a span from now (`+25m`, `now + 25 minutes`): the grammar of
 /// `OneShotTimeText`, in the system's time zone (``localTimeZoneName()``). timerd resolves it with the date picker's rules
@@ -21,17 +21,23 @@ struct AbsoluteTime: Equatable {
     var minuteInterval: Int?
     /// Why the local zone is a guess (printed on stderr as a warning), or `nil`.
     var zoneWarning: String? = nil
+    /// The local zone's name, shown after an instant's end time in the confirmation; `nil` when
+    /// `text` is a local time (timerd then names the zone it used).
+    var shownZone: String? = nil
 
     /// Checks `text` and the interval before anything is sent.
     ///
     /// - Throws: ``ControlError/usage(_:verb:)`` naming what is wrong and what is allowed.
     static func parse(_ text: String, minuteInterval: Int?) throws(ControlError) -> AbsoluteTime {
-        if ISO8601.date(from: text) != nil {
+        // ISO 8601 allows an instant without seconds (`2026-12-24T18:00+01:00`); the wire has them.
+        let instant = ISO8601.completingSeconds(text)
+        if ISO8601.date(from: instant) != nil {
             if minuteInterval != nil {
                 throw .usage(
                     "--minute-interval applies to a local time (without Z or an offset), got \"\(text)\"", verb: .start)
             }
-            return AbsoluteTime(text: text, timeZone: nil, minuteInterval: nil)
+            return AbsoluteTime(
+                text: instant, timeZone: nil, minuteInterval: nil, shownZone: localTimeZoneName())
         }
         do {
             _ = try OneShotTimeText(parsing: text)
@@ -51,12 +57,20 @@ struct AbsoluteTime: Equatable {
     }
 
     /// `started 4 "dinner": ends at 2026-11-29T18:30:00+01:00 (Europe/Paris), in 1h37m29s`, with the
-    /// daylight-saving adjustment when there was one.
-    func confirmation(for timer: TimerInfo) -> String {
+    /// daylight-saving adjustment when there was one. An instant (`--at` with Z or an offset, or
+    /// what `--pick` chose) is shown the same way, in the local zone: one form for every end time.
+    ///
+    /// - Parameters:
+    ///   - timer: the started timer, as timerd replied.
+    ///   - clock: the local zone's offsets (the system's; tests fix one).
+    /// - Returns: the line, newline-terminated.
+    func confirmation(for timer: TimerInfo, clock: LocalClock = .system) -> String {
         let label = timer.name.map { "\(timer.id) \"\($0)\"" } ?? timer.id
         var line = "started \(label): ends at "
         if let resolved = timer.resolvedAt {
             line += "\(resolved.localTime) (\(resolved.timeZone))"
+        } else if let shownZone, let end = timer.endsAt.flatMap({ ISO8601.displayDate(from: $0) }) {
+            line += "\(clock.offsetText(end)) (\(shownZone))"
         } else {
             line += timer.endsAt ?? text
         }

@@ -41,6 +41,24 @@ struct LocalClock: Sendable {
         return "\(local.year)-\(Self.two(local.month))-\(Self.two(local.day)) \(time)"
     }
 
+    /// `date` as ISO 8601 local time with its offset, to the second (rounded down):
+    /// `2026-12-24T18:00:00+01:00`, `…Z` where the offset is 0 (as `Date.ISO8601FormatStyle` writes
+    /// timerd's resolved local times, so both confirmations of `start --at` read alike).
+    ///
+    /// - Parameter date: the instant.
+    /// - Returns: the text.
+    func offsetText(_ date: Date) -> String {
+        let local = fields(date)
+        let seconds = offset(date)
+        var zone = "Z"
+        if seconds != 0 {
+            let minutes = abs(seconds) / 60
+            zone = (seconds < 0 ? "-" : "+") + Self.two(minutes / 60) + ":" + Self.two(minutes % 60)
+        }
+        return "\(local.year)-\(Self.two(local.month))-\(Self.two(local.day))T\(Self.two(local.hour)):"
+            + "\(Self.two(local.minute)):\(Self.two(local.second))" + zone
+    }
+
     /// The local calendar fields of `date`.
     func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset(date)

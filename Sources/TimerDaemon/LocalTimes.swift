@@ -9,8 +9,9 @@ import TimerService
 /// the date picker's rules (``DatePicking/LocalTimeResolver``), on behalf of `timerctl`, which then
 /// need not load ICU's time-zone and calendar data at every start (docs/performance.md).
 ///
-/// `14:30` (or `2:30pm`) is its next occurrence after now; `2026-12-01T09:00` that local date-time;
-/// `tomorrow 09:00` and `fri 17:00` that time on that day; `+25m` 25 minutes from now
+/// `14:30` (or `2:30pm`, `noon`) is its next occurrence after now; `2026-12-01T09:00` that local
+/// date-time (`2026-12-01` its midnight); `tomorrow 09:00`, `fri 17:00` and `next mon 9:00` that time
+/// on that day; `+25m` 25 minutes from now
 /// (``TimerProtocol/OneShotTimeText`` has the grammar, docs/time.md the rules); the minute is
 /// floored to `minuteInterval` (rule B7 of docs/datepicker-rules.md). Daylight saving: a wall time in a gap moves forward
 /// by the gap's length, as `Calendar.date(from:)` does (02:30 on 2026-03-08 in America/Los_Angeles
@@ -53,9 +54,13 @@ enum LocalTimes {
                 second: wall.second)
             let calendar = Calendar(identifier: .gregorian)
             do {
-                if let day {
+                if case .nextWeekday(let weekday) = day {
                     resolution = try LocalTimeResolver.resolve(
-                        local, on: day.resolverDay, now: now, timeZone: zone, calendar: calendar,
+                        local, onNextWeekday: weekday, now: now, timeZone: zone, calendar: calendar,
+                        minuteInterval: minuteInterval)
+                } else if let day = day?.resolverDay {
+                    resolution = try LocalTimeResolver.resolve(
+                        local, on: day, now: now, timeZone: zone, calendar: calendar,
                         minuteInterval: minuteInterval)
                 } else {
                     resolution = try LocalTimeResolver.resolve(
@@ -72,12 +77,15 @@ enum LocalTimes {
 }
 
 extension OneShotTimeText.Day {
-    /// The date picker's name for the same day.
-    var resolverDay: LocalTimeResolver.Day {
+    /// The date picker's name for the same day; `nil` for `next` and a weekday, which
+    /// ``DatePicking/LocalTimeResolver/resolve(_:onNextWeekday:now:timeZone:calendar:minuteInterval:)``
+    /// resolves.
+    var resolverDay: LocalTimeResolver.Day? {
         switch self {
         case .today: return .today
         case .tomorrow: return .tomorrow
         case .weekday(let value): return .weekday(value)
+        case .nextWeekday: return nil
         }
     }
 }

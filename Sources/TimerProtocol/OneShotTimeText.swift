@@ -9,8 +9,12 @@ import TimerModel
 /// - a 24-hour time with a one-digit hour: `9:05`;
 /// - a 12-hour time: `2:30pm`, `2:30 pm`, `2pm`, `11:59:30am`; `12am` is 00:00 and `12pm` is 12:00
 ///   (hours 1–12);
+/// - `noon` (12:00) and `midnight` (00:00), as at(1) reads them;
+/// - a date alone, `2026-12-31`: its midnight (00:00 local);
 /// - a day, then one of the times above (without a date): `today 14:30`, `tomorrow 09:00`, a weekday
-///   (`fri 17:00`, `friday 5pm`: its next occurrence after now, today's if still ahead);
+///   (`fri 17:00`, `friday 5pm`: its next occurrence after now, today's if still ahead), or `next`
+///   and a weekday (`next monday 9:00`: the first such day after today, a week on when it is today);
+///   the day may also follow the time (`09:00 tomorrow`, `noon fri`);
 /// - a span from now: `+25m`, `now + 25 minutes`, `now+1h30m` (the spans of `DurationParser`:
 ///   systemd.time(7) units, `H:MM[:SS]`, ISO 8601 `PT25M`).
 ///
@@ -31,6 +35,9 @@ public enum OneShotTimeText: Sendable, Hashable {
         /// The next such weekday (today's if the time is still ahead): 1 = Sunday … 7 = Saturday, as
         /// Foundation's `Calendar` numbers them.
         case weekday(Int)
+        /// `next` and a weekday: the first day with this weekday after today (never today), numbered
+        /// as ``weekday(_:)``.
+        case nextWeekday(Int)
     }
 
     /// Why a text is not a one-shot time; ``description`` says what is allowed.
@@ -48,8 +55,14 @@ public enum OneShotTimeText: Sendable, Hashable {
 
     /// The forms in words, for error messages.
     public static let accepted =
-        "use HH:MM[:SS], 2:30pm, YYYY-MM-DDTHH:MM[:SS], today|tomorrow|mon..sun HH:MM (fri 17:00), "
-        + "+25m or now + 25 minutes, or an ISO 8601 date-time with Z or an offset"
+        "use HH:MM[:SS], 2:30pm, noon or midnight, with a day before or after it if you like "
+        + "(tomorrow 09:00, 09:00 tomorrow, fri 17:00, next monday 9:00); YYYY-MM-DD[THH:MM[:SS]]; "
+        + "+25m or now + 25 minutes; or an ISO 8601 date-time with Z or an offset (2026-12-24T18:00+01:00)"
+
+    /// The words that name a day: `today`, `tomorrow`, `next` (before a weekday) and the weekdays.
+    static func isDayWord(_ word: String) -> Bool {
+        word == "today" || word == "tomorrow" || word == "next" || weekdays[word] != nil
+    }
 
     /// The weekday names and their numbers (1 = Sunday), full and abbreviated.
     static let weekdays: [String: Int] = [
@@ -63,7 +76,7 @@ public enum OneShotTimeText: Sendable, Hashable {
     /// - Parameter text: the text as typed.
     /// - Throws: ``ParseError`` naming what is wrong.
     public init(parsing text: String) throws(ParseError) {
-        let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let joined = words.joined(separator: " ")
         func fail(_ reason: String) -> ParseError { ParseError(text: text, reason: reason) }
         guard !words.isEmpty else { throw fail("it is empty") }
@@ -87,15 +100,33 @@ public enum OneShotTimeText: Sendable, Hashable {
             self = .wall(wall, day: nil)
             return
         }
+        // A date alone (`2026-12-31`) is its midnight.
+        if joined.utf8.count == 10, let wall = LocalTimeText(parsing: joined + "T00:00") {
+            guard wall.isCalendarDate else { throw fail("that date does not exist") }
+            self = .wall(wall, day: nil)
+            return
+        }
+        // A day after the time (`09:00 tomorrow`, `noon next fri`) reads as the day before it.
+        if let index = words.firstIndex(where: Self.isDayWord), index > 0 {
+            words = Array(words[index...] + words[..<index])
+        }
         var day: Day?
         var timeWords = words[...]
         if let first = words.first {
             if first == "today" { day = .today }
             if first == "tomorrow" { day = .tomorrow }
             if let weekday = Self.weekdays[first] { day = .weekday(weekday) }
-            if day != nil {
+            if first == "next" {
+                guard words.count > 1, let weekday = Self.weekdays[words[1]] else {
+                    throw fail("\"next\" needs a weekday (next monday 9:00)")
+                }
+                day = .nextWeekday(weekday)
                 timeWords = words.dropFirst()
-                guard !timeWords.isEmpty else { throw fail("a day needs a time (\(first) 17:00)") }
+            }
+            if day != nil {
+                timeWords = timeWords.dropFirst()
+                let dayText = words[..<(words.count - timeWords.count)].joined(separator: " ")
+                guard !timeWords.isEmpty else { throw fail("a day needs a time (\(dayText) 17:00)") }
             }
         }
         guard let time = Self.timeOfDay(timeWords.joined()) else {
@@ -104,8 +135,11 @@ public enum OneShotTimeText: Sendable, Hashable {
         self = .wall(time, day: day)
     }
 
-    /// `14:30`, `9:05`, `2:30pm`, `2pm`, `11:59:30am` (spaces already removed, lowercase).
+    /// `14:30`, `9:05`, `2:30pm`, `2pm`, `11:59:30am`, `noon`, `midnight` (spaces already removed,
+    /// lowercase).
     static func timeOfDay(_ text: String) -> LocalTimeText? {
+        if text == "noon" { return LocalTimeText(parsing: "12:00") }
+        if text == "midnight" { return LocalTimeText(parsing: "00:00") }
         var body = Substring(text)
         var meridiem: String?
         for suffix in ["am", "pm"] where body.hasSuffix(suffix) {

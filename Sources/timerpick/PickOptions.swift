@@ -2,6 +2,7 @@ import CommandLineTable
 import DatePicking
 import Foundation
 import TimerControl
+import TimerModel
 import TimerProtocol
 
 /// The options of `timerctl pick` (and of `timerpick`, which it runs), checked before the terminal is touched.
@@ -89,6 +90,16 @@ struct PickOptions: Equatable {
     ///   - systemLocale: The locale when `--locale` is not given.
     /// - Throws: ``UsageError`` for an unknown locale or calendar or an unreadable `--min`/`--max`.
     func makePicker(now: Date, timeZone: TimeZone, systemLocale: Locale) throws(UsageError) -> DatePicker {
+        // The same grammar and the same message as `timerctl start --at`: what it really takes.
+        for (option, text) in [("--min", minimum), ("--max", maximum)] {
+            guard let text, ISO8601.date(from: ISO8601.completingSeconds(text)) == nil else { continue }
+            do throws(OneShotTimeText.ParseError) {
+                _ = try OneShotTimeText(parsing: text)
+            } catch {
+                throw UsageError(
+                    description: "invalid \(option) time \"\(text)\": \(error.reason); \(OneShotTimeText.accepted)")
+            }
+        }
         do throws(DatePickingError) {
             let calendar = try calendar.map { name throws(DatePickingError) in try DatePicker.calendar(identifier: name)
             }
@@ -117,7 +128,7 @@ struct PickOptions: Equatable {
     /// An ISO 8601 instant with Z or an offset, or a local time resolved like `timerctl start --at`.
     static func instant(_ text: String, now: Date, timeZone: TimeZone) throws(DatePickingError) -> Date {
         let iso = ISO8601DateFormatter()
-        if let date = iso.date(from: text) { return date }
+        if let date = iso.date(from: ISO8601.completingSeconds(text)) { return date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         // The product's one-shot time grammar (the same as `timerctl start --at`), then the picker's rules.
@@ -143,6 +154,10 @@ struct PickOptions: Equatable {
             case .weekday(let weekday):
                 return try LocalTimeResolver.resolve(
                     local, on: .weekday(weekday), now: now, timeZone: timeZone, calendar: calendar
+                ).date
+            case .nextWeekday(let weekday):
+                return try LocalTimeResolver.resolve(
+                    local, onNextWeekday: weekday, now: now, timeZone: timeZone, calendar: calendar
                 ).date
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+import TimerModel
 import TimerProtocol
 
 @testable import TimerControl
@@ -25,6 +26,50 @@ struct OneShotTimeUsageTests {
     }
 
     @Test(
+        "at(1)'s forms pass the local check too",
+        arguments: ["noon", "midnight", "09:00 tomorrow", "2026-12-31", "next monday 9:00", "noon fri"])
+    func atForms(text: String) throws {
+        let time = try AbsoluteTime.parse(text, minuteInterval: nil)
+        #expect(time.text == text && time.timeZone != nil)
+    }
+
+    @Test("An instant without seconds (ISO 8601 allows it) is sent with :00 seconds")
+    func instantWithoutSeconds() throws {
+        let time = try AbsoluteTime.parse("2026-12-24T18:00+01:00", minuteInterval: nil)
+        #expect(time.text == "2026-12-24T18:00:00+01:00" && time.timeZone == nil)
+        #expect(try AbsoluteTime.parse("2026-12-24T17:00Z", minuteInterval: nil).text == "2026-12-24T17:00:00Z")
+    }
+
+    @Test("An instant's confirmation shows the local time, offset and zone, as a local --at does (not UTC Z)")
+    func instantConfirmation() throws {
+        var time = try AbsoluteTime.parse("2026-12-24T18:00+01:00", minuteInterval: nil)
+        time.shownZone = "Europe/Paris"
+        // timerd's reply: endsAt in UTC with milliseconds (docs/protocol.md); 18:00+01:00 is 17:00Z.
+        let timer = TimerInfo(
+            id: "4", name: "dinner", state: .running, duration: 5_400, remaining: 5_400, elapsed: 0,
+            progress: ProgressSnapshot(
+                totalUnitCount: 5_400_000, completedUnitCount: 0, fractionCompleted: 0, isIndeterminate: false,
+                isFinished: false, isCancelled: false, isPaused: false),
+            endsAt: "2026-12-24T17:00:00.000Z")
+        #expect(
+            time.confirmation(for: timer, clock: .fixed(offsetSeconds: 3_600))
+                == "started 4 \"dinner\": ends at 2026-12-24T18:00:00+01:00 (Europe/Paris), in 1h30m\n")
+        // In a zone at UTC, `Z`, as timerd's resolved local times are written.
+        #expect(
+            time.confirmation(for: timer, clock: .fixed(offsetSeconds: 0)).hasPrefix(
+                "started 4 \"dinner\": ends at 2026-12-24T17:00:00Z (Europe/Paris)"))
+    }
+
+    @Test("The accepted forms, as every --at, --from, pick --min/--max error lists them")
+    func acceptedText() {
+        #expect(
+            OneShotTimeText.accepted
+                == "use HH:MM[:SS], 2:30pm, noon or midnight, with a day before or after it if you like "
+                + "(tomorrow 09:00, 09:00 tomorrow, fri 17:00, next monday 9:00); YYYY-MM-DD[THH:MM[:SS]]; "
+                + "+25m or now + 25 minutes; or an ISO 8601 date-time with Z or an offset (2026-12-24T18:00+01:00)")
+    }
+
+    @Test(
         "Bad forms: exit 64, the reason and the accepted forms",
         arguments: [
             ("fri", "a day needs a time (fri 17:00)"),
@@ -38,11 +83,6 @@ struct OneShotTimeUsageTests {
         #expect(
             output.stderr == """
                 Error: invalid --at time "\(text)": \(reason); \(OneShotTimeText.accepted)
-                Usage: timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]
-                       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]
-                       timerctl start --pick [--minute-interval N] [--name NAME]
-                       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
-                       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]
                 See 'timerctl start --help'.
 
                 """)

@@ -6,7 +6,7 @@ import TimerProtocol
 
 /// Issue 13, "richer one-shot times": the forms timerd resolves for `--at`, with exact instants in
 /// named zones. Expected instants were computed independently with Python's zoneinfo (tz database).
-@Suite("timerd resolves 2:30pm, tomorrow 09:00, fri 17:00 and +25m")
+@Suite("timerd resolves 2:30pm, tomorrow 09:00, fri 17:00, +25m, noon, 2026-12-31 and next monday 9:00")
 struct LocalTimesRichFormsTests {
     /// 2026-11-27T14:00:00Z, a Friday: 15:00 CET in Europe/Paris.
     static let fridayAfternoon = Date(timeIntervalSince1970: 1_795_788_000)
@@ -28,6 +28,19 @@ struct LocalTimesRichFormsTests {
             ("+25m", "2026-11-27T15:25:00+01:00", 1_795_789_500),
             ("now+1h", "2026-11-27T16:00:00+01:00", 1_795_791_600),
             ("2026-12-01 09:00", "2026-12-01T09:00:00+01:00", 1_796_112_000),  // today's forms still work
+            // at(1)'s words: noon and midnight (next occurrence), a day after the time, a date alone
+            // (its midnight), "next" and a weekday (never today: on this Friday, next fri is a week on).
+            ("noon", "2026-11-28T12:00:00+01:00", 1_795_863_600),
+            ("midnight", "2026-11-28T00:00:00+01:00", 1_795_820_400),
+            ("tomorrow noon", "2026-11-28T12:00:00+01:00", 1_795_863_600),
+            ("09:00 tomorrow", "2026-11-28T09:00:00+01:00", 1_795_852_800),
+            ("noon tomorrow", "2026-11-28T12:00:00+01:00", 1_795_863_600),
+            ("2026-12-31", "2026-12-31T00:00:00+01:00", 1_798_671_600),
+            ("next monday 9:00", "2026-11-30T09:00:00+01:00", 1_796_025_600),
+            ("Next Mon 9am", "2026-11-30T09:00:00+01:00", 1_796_025_600),
+            ("9:00 next monday", "2026-11-30T09:00:00+01:00", 1_796_025_600),
+            ("next fri 17:00", "2026-12-04T17:00:00+01:00", 1_796_400_000),
+            ("fri 17:00", "2026-11-27T17:00:00+01:00", 1_795_795_200),  // without "next": today, still ahead
         ])
     func forms(text: String, localTime: String, seconds: Int) throws {
         let resolution = try LocalTimes.resolver(text, "Europe/Paris", 1, Self.fridayAfternoon)
@@ -60,8 +73,11 @@ struct LocalTimesRichFormsTests {
                 "the span \"25x\" is not a duration (invalid duration \"25x\": use a number with units (90s, 25m, 1h30m, 1.5h, \"1h 30min\"), H:MM[:SS] (01:30:00) or ISO 8601 (PT1H30M))"
             ),
             ("13pm", "not a time"),
-            ("tomorrow noon", "\"noon\" is not a time of day"),
+            ("tomorrow tea", "\"tea\" is not a time of day"),
             ("14", "not a time"),
+            ("next 9:00", "\"next\" needs a weekday (next monday 9:00)"),
+            ("next monday", "a day needs a time (next monday 17:00)"),
+            ("2026-02-30", "that date does not exist"),
         ])
     func badInput(text: String, reason: String) {
         #expect(

@@ -120,4 +120,29 @@ struct PickerStateTests {
                 now: Date(timeIntervalSince1970: 0), timeZone: .gmt, systemLocale: Locale(identifier: "en_US"))
         }
     }
+
+    @Test("--min/--max: an error lists the forms start --at takes, which are all accepted (+1h, tomorrow 09:00)")
+    func minimumForms() throws {
+        let now = Date(timeIntervalSince1970: 1_795_788_000)  // 2026-11-27T14:00:00Z
+        let english = Locale(identifier: "en_US")
+        let refused = try PickOptions.parse(["--min", "now"])
+        // The reason and the list of OneShotTimeText, the grammar --min is read with.
+        #expect(
+            throws: PickOptions.UsageError(
+                description: "invalid --min time \"now\": \"now\" has passed: add a span (now + 25 minutes); "
+                    + "use HH:MM[:SS], 2:30pm, noon or midnight, with a day before or after it if you like "
+                    + "(tomorrow 09:00, 09:00 tomorrow, fri 17:00, next monday 9:00); YYYY-MM-DD[THH:MM[:SS]]; "
+                    + "+25m or now + 25 minutes; or an ISO 8601 date-time with Z or an offset (2026-12-24T18:00+01:00)")
+        ) { try refused.makePicker(now: now, timeZone: .gmt, systemLocale: english) }
+        // What the list names is accepted: a span, a day and time, an instant without seconds.
+        let accepted = try PickOptions.parse(["--min", "+1h", "--max", "2026-12-24T18:00+01:00"])
+        let picker = try accepted.makePicker(now: now, timeZone: .gmt, systemLocale: english)
+        #expect(picker.minimumDate == Date(timeIntervalSince1970: 1_795_791_600))  // now + 3,600 s
+        #expect(picker.maximumDate == Date(timeIntervalSince1970: 1_798_131_600))  // 2026-12-24T17:00:00Z
+        let tomorrow = try PickOptions.parse(["--min", "tomorrow 09:00"])
+        // 2026-11-28T09:00:00Z in UTC (timeZone .gmt): 1,795,852,800 - 3,600 (Paris was UTC+1 above).
+        #expect(
+            try tomorrow.makePicker(now: now, timeZone: .gmt, systemLocale: english).minimumDate
+                == Date(timeIntervalSince1970: 1_795_856_400))
+    }
 }
