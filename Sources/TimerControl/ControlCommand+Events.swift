@@ -41,7 +41,8 @@ extension ControlCommand {
     }
 }
 
-/// The human form of `timerctl events` lines: `2026-12-01 09:00:00  started   3  tea  25m`.
+/// The human form of `timerctl events` lines: `2026-12-01 09:00:00  started    3  tea  25m, ends …`;
+/// the kind is padded to 9 characters (`restarted`, the longest kind), so ids line up.
 enum EventLine {
     /// One event: local time, kind, id, name (`-` for none) and a detail.
     ///
@@ -52,7 +53,7 @@ enum EventLine {
     static func render(_ event: TimerEventNotification, localTime: (Date) -> String = localTime) -> String {
         let time = ISO8601.displayDate(from: event.at).map(localTime) ?? event.at
         let columns = [
-            time, event.event.padding(to: 8), event.timer.id, event.timer.name ?? "-",
+            time, event.event.padding(to: 9), event.timer.id, event.timer.name ?? "-",
             detail(of: event, localTime: localTime),
         ]
         return columns.joined(separator: "  ").trimmingTrailingSpaces + "\n"
@@ -68,29 +69,50 @@ enum EventLine {
         return "\(localTime(Date()))  -- \(count) \(count == 1 ? "event" : "events") lost (\(numbers)): \(why) --\n"
     }
 
-    /// What the kind says in a few words.
+    /// What the kind says, in one format for every kind: short phrases separated by `, `; instants
+    /// in local time (`2026-11-29 09:27:30`, as the line's own time); durations as typed (`25m`,
+    /// `25m + 5m` for a group, `+5m`/`-10m` for a change); time left as `0:00:30 left`; text in
+    /// double quotes. Kinds this timerctl does not know show their own members as `key=JSON`.
+    ///
+    /// `started 25m + 5m, ends …` · `restarted 25m, ends …` · `step 2 of 2, 0:00:30 left` ·
+    /// `paused`/`resumed`/`stopped 0:00:30 left` · `extended +5m, 0:35:00 left` ·
+    /// `finished after 25m` · `missed ended … while timerd was down` · `action exec exited status 0
+    /// (finished)` · `renamed from "focus"` · `removed finished` · `elapsed #1, next …`.
     private static func detail(of event: TimerEventNotification, localTime: (Date) -> String) -> String {
         let timer = event.timer
         let left = DurationFormatter.clock(seconds: timer.remaining) + " left"
+        func instant(_ text: String?) -> String? {
+            text.map { text in ISO8601.displayDate(from: text).map(localTime) ?? text }
+        }
+        func number(_ key: String) -> Double? {
+            if case .number(let value)? = event.params[key] { return value }
+            return nil
+        }
         switch event.event {
-        case "started":
+        case "started", "restarted":
             let parts = timer.children.map { $0.map(\.duration) } ?? [timer.duration]
-            let durations = parts.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
-            if let endsAt = timer.endsAt, let date = ISO8601.displayDate(from: endsAt) {
-                return "\(durations), ends \(localTime(date))"
-            }
-            return durations
+            let durations = parts.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " + ")
+            return [durations, instant(timer.endsAt).map { "ends " + $0 }].compactMap(\.self).joined(separator: ", ")
         case "paused", "resumed", "stopped": return left
         case "step":
-            let child = event.params["child"].flatMap { value -> Int? in
-                if case .number(let number) = value { return Int(exactly: number) }
-                return nil
-            }
             let count = timer.children?.count ?? 1
-            return child.map { "step \($0 + 1) of \(count), \(left)" } ?? left
+            return number("child").flatMap { Int(exactly: $0) }.map { "step \($0 + 1) of \(count), \(left)" } ?? left
+        case "extended":
+            guard let by = number("by") else { return left }
+            return (by < 0 ? "" : "+") + DurationFormatter.compact(seconds: by) + ", " + left
         case "finished": return "after " + DurationFormatter.compact(seconds: timer.duration)
         case "missed":
-            return "ended while timerd was down" + (timer.endedAt.map { " (at \($0))" } ?? "")
+            return (instant(timer.endedAt).map { "ended \($0)" } ?? "ended") + " while timerd was down"
+        case "renamed":
+            guard case .string(let from)? = event.params["from"] else { return "" }
+            return "from \"\(from)\""
+        case "removed": return timer.state.rawValue
+        case "elapsed":
+            var parts: [String] = []
+            if let count = timer.recurrence?.elapseCount { parts.append("#\(count)") }
+            if let missed = number("missed"), missed > 0 { parts.append("caught up \(Int(missed))") }
+            if let next = instant(timer.recurrence?.nextElapse) { parts.append("next " + next) }
+            return parts.joined(separator: ", ")
         case "action":
             // {"kind":"exec","outcome":"exited","status":0,"trigger":"finished"} (docs/actions.md).
             guard case .object(let action)? = event.params["action"], case .string(let kind)? = action["kind"],

@@ -34,7 +34,7 @@ struct EventLineTests {
         let json =
             #"{"jsonrpc":"2.0","method":"timer.event","params":{"at":"2026-11-29T09:27:00.000Z","child":1,"event":"step","seq":9,"timer":"#
             + Self.stepsTimer + "}}"
-        #expect(try Self.line(json) == "2026-11-29 09:27:00  step      3  steps  step 2 of 2, 0:00:30 left\n")
+        #expect(try Self.line(json) == "2026-11-29 09:27:00  step       3  steps  step 2 of 2, 0:00:30 left\n")
     }
 
     @Test("a kind this timerctl does not know shows its own members as JSON")
@@ -44,8 +44,29 @@ struct EventLineTests {
             + Self.stepsTimer + "}}"
         #expect(
             try Self.line(json)
-                == #"2026-11-29 09:27:30  alarm     3  steps  alarm={"kind":"exec","status":0,"trigger":"finished"}"#
+                == #"2026-11-29 09:27:30  alarm      3  steps  alarm={"kind":"exec","status":0,"trigger":"finished"}"#
                 + "\n")
+    }
+
+    /// Every `timer.event` notification line of docs/protocol.md (one or more of each kind the
+    /// daemon sends), in order.
+    private static func documentedEvents() throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let protocolText = try String(
+            contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        return protocolText.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.firstIndex(of: "{"), line.contains(#""method":"timer.event""#) else { return nil }
+            return String(line[start...])
+        }
+    }
+
+    @Test("every kind's detail in one format: golden lines for docs/protocol.md's events")
+    func golden() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+        let expected = try String(contentsOf: directory.appendingPathComponent("events-lines.txt"), encoding: .utf8)
+        let lines = try Self.documentedEvents().map(Self.line).joined()
+        #expect(lines == expected)
     }
 
     @Test("a gap says how many events were lost and why")
