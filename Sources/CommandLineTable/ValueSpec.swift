@@ -8,6 +8,9 @@ package struct ValueSpec: Sendable, Equatable {
         case file
         /// A directory path.
         case directory
+        /// The path of a Unix-domain socket: completion offers sockets and directories (to walk
+        /// into), not regular files such as a daemon's lock file beside its socket.
+        case socket
         /// A number (seconds, a count, octal permissions …): nothing to complete.
         case number
         /// A duration in the grammar of `DurationParser` (`25m`, `1h30m`).

@@ -15,7 +15,7 @@ extension CommandTable {
         ],
         globalOptions: [
             OptionSpec(
-                ["--socket"], .value(ValueSpec("PATH", .file)), repetition: .rejected,
+                ["--socket"], .value(ValueSpec("PATH", .socket)), repetition: .rejected,
                 help: "talk to the daemon on PATH (never starts one)"),
             OptionSpec(["--json"], help: "print JSON for scripts (see docs/protocol.md for the fields)"),
             OptionSpec(["--no-autostart"], help: "do not start timerd when none is running"),
@@ -49,7 +49,7 @@ extension CommandTable {
             CommandSpec(
                 "help", arguments: [ArgumentSpec(ValueSpec("COMMAND", .command), .optional)],
                 usages: [Usage([.argument("COMMAND")], summary: "show help for timerctl or for one command")],
-                discussion: "Show help for timerctl or for one command.", isListed: false),
+                discussion: "Show help for timerctl or for one command."),
             calendar,
             CommandSpec(
                 completionTimerLister, usages: [Usage([], summary: "print live timers for a completion script")],
@@ -84,6 +84,14 @@ extension CommandTable {
             .value(ValueSpec("N", .choice(["1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30"]))), help: help)
     }
 
+    /// The calendars `pick --calendar` takes, by their CLDR names, for completion: the names of the
+    /// picker's own table (DatePicking's `CalendarIdentifiers`; a test keeps the two equal). The
+    /// picker also takes Swift's case names (`islamicUmmAlQura`), which are not offered.
+    package static let calendarNames = [
+        "gregorian", "buddhist", "chinese", "coptic", "ethiopic", "ethiopic-amete-alem", "hebrew", "iso8601",
+        "indian", "islamic", "islamic-civil", "islamic-tbla", "islamic-umalqura", "japanese", "persian", "roc",
+    ]
+
     /// `--min`/`--max TIME` of `pick`.
     private static let pickTime = ValueSpec(
         "TIME",
@@ -115,7 +123,7 @@ extension CommandTable {
                 ["--calendar"],
                 .value(
                     ValueSpec(
-                        "CALENDAR",
+                        "CALENDAR", .choice(calendarNames),
                         help:
                             "gregorian, japanese, hebrew, chinese, buddhist, islamic, persian, ... (default: the locale's)."
                     )),
@@ -311,7 +319,8 @@ extension CommandTable {
             Usage(
                 [
                     .option("--pick", isOptional: false), .option("--minute-interval", isOptional: true),
-                    .option("--name", isOptional: true),
+                    .option("--name", isOptional: true), .option("--exec", isOptional: true),
+                    .option("--notify", isOptional: true),
                 ], summary: "start a timer that ends at a time picked in the terminal"),
             Usage(
                 [

@@ -82,8 +82,55 @@ struct CompletionTests {
         #expect(Self.candidates(["start", "--name", ""], script: script) == [])
         #expect(Self.candidates(["completion", ""], script: script) == ["bash", "zsh", "fish"])
         #expect(Self.candidates(["help", "re"], script: script) == ["resume", "restart", "rename", "reload"])
-        // --socket takes a file: the harness directory holds completion.bash and nothing else.
-        #expect(Self.candidates(["--socket", harness.directory + "/comp"], script: script) == [script])
+        // --socket takes a socket: a regular file (the script itself) is not offered.
+        #expect(Self.candidates(["--socket", harness.directory + "/comp"], script: script) == [])
+        // pick --calendar offers the picker's calendars (CommandTable.calendarNames, CLDR names).
+        #expect(
+            Self.candidates(["pick", "--calendar", "is"], script: script) == [
+                "iso8601", "islamic", "islamic-civil", "islamic-tbla", "islamic-umalqura",
+            ])
+    }
+
+    @Test("--socket offers sockets and directories, never the lock file beside the socket (bash, zsh, fish)")
+    func socketPaths() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        defer { _ = harness.stopDaemon() }
+        // timerd made timerd.sock and timerd.sock.lock (SocketFileClaim) in the harness directory.
+        let lock = harness.socketPath + ".lock"
+        try #require(FileManager.default.fileExists(atPath: lock))
+        let bashScript = try Self.script("bash", in: harness)
+        #expect(
+            Self.candidates(["--socket", harness.directory + "/timerd"], script: bashScript) == [harness.socketPath])
+        #expect(
+            Self.candidates(["--socket", harness.directory + "/sta"], script: bashScript) == [harness.stateDirectory])
+        // zsh: the script offers `_files -g '*(-=)'`; that glob, in a real zsh, is the socket alone.
+        let zshScript = try String(contentsOfFile: try Self.script("zsh", in: harness), encoding: .utf8)
+        #expect(zshScript.contains("        (--socket) _files -g '*(-=)' ;;\n"))
+        let glob = Harness.run(
+            "/usr/bin/zsh", ["-f", "-c", "cd '\(harness.directory)' && print -l timerd*(-=)"],
+            environment: Self.environment)
+        #expect(glob.stdout == "timerd.sock\n", "\(glob)")
+        // fish: complete -C on the typed prefix.
+        let fishScript = try Self.script("fish", in: harness)
+        let fish = Harness.run(
+            "/usr/bin/fish",
+            [
+                "--no-config", "-c",
+                "source '\(fishScript)'; complete -C 'timerctl --socket \(harness.directory)/timerd'",
+            ],
+            environment: Self.environment)
+        #expect(
+            fish.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") } == [
+                harness.socketPath
+            ], "\(fish)")
+        let calendars = Harness.run(
+            "/usr/bin/fish",
+            ["--no-config", "-c", "source '\(fishScript)'; complete -C 'timerctl pick --calendar isl'"],
+            environment: Self.environment)
+        #expect(
+            calendars.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+                == ["islamic", "islamic-civil", "islamic-tbla", "islamic-umalqura"], "\(calendars)")
     }
 
     @Test("bash: live timer ids and names from a real timerd; nothing, quietly, when none answers")

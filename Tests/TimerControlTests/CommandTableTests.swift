@@ -68,7 +68,7 @@ struct CommandTableTests {
             HelpText.usageLine(.start)
                 == "timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
-                + "\n       timerctl start --pick [--minute-interval N] [--name NAME]"
+                + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
                 + "\n       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed]"
                 + " [--randomized-delay DURATION] [--exec CMD] [--notify]"
                 + "\n       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed]"

@@ -1,8 +1,10 @@
-import DatePicking
+import CommandLineTable
 import Foundation
 import Testing
+import TimerControl
 import TimerModel
 
+@testable import DatePicking
 @testable import timerpick
 
 /// The picker's pure parts: key decoding, key handling on the model, display widths and option parsing.
@@ -144,5 +146,14 @@ struct PickerStateTests {
         #expect(
             try tomorrow.makePicker(now: now, timeZone: .gmt, systemLocale: english).minimumDate
                 == Date(timeIntervalSince1970: 1_795_856_400))
+    }
+}
+
+/// `timerctl pick --calendar` completes the picker's own calendar names.
+@Suite("pick --calendar completion names")
+struct CalendarCompletionNamesTests {
+    @Test("CommandTable.calendarNames are DatePicking's CalendarIdentifiers names, in order")
+    func same() {
+        #expect(CommandTable.calendarNames == CalendarIdentifiers.names)
     }
 }

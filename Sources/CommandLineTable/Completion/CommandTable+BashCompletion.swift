@@ -42,6 +42,16 @@ extension CommandTable {
                 return 0
             }
 
+            # Sockets, and directories to walk into: not the lock file beside a daemon's socket.
+            \(function)_sockets() {
+                local line
+                compopt -o filenames 2>/dev/null
+                while IFS= read -r line; do
+                    [[ -S $line || -d $line ]] && COMPREPLY+=("$line")
+                done < <(compgen -f -- "$1")
+                return 0
+            }
+
             # Completes the value of option $1 (the current word is $2).
             \(function)_value() {
                 case $1 in
@@ -150,6 +160,7 @@ extension CommandTable {
         case .nothing: return ":"
         case .files: return "\(function)_paths -f \"\(current)\""
         case .directories: return "\(function)_paths -d \"\(current)\""
+        case .sockets: return "\(function)_sockets \"\(current)\""
         case .words(let words):
             return "\(function)_words \"\(current)\" \(words.map(Self.shellQuoted).joined(separator: " "))"
         case .timers: return "\(function)_timers \"\(current)\""

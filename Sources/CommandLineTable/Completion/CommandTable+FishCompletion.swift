@@ -67,6 +67,17 @@ extension CommandTable {
                 and contains -- $command $argv
             end
 
+            # Sockets, and directories to walk into, that start with the word being completed.
+            function \(function)_sockets
+                for path in (commandline -ct)*
+                    if test -d $path
+                        echo $path/
+                    else if test -S $path
+                        echo $path
+                    end
+                end
+            end
+
             complete -c \(program) -f
 
             """
@@ -89,6 +100,7 @@ extension CommandTable {
             case .nothing: continue
             case .files: script += "complete -c \(program) -n \(condition) -F\n"
             case .directories: script += "complete -c \(program) -n \(condition) -a '(__fish_complete_directories)'\n"
+            case .sockets: script += "complete -c \(program) -n \(condition) -a '(\(function)_sockets)'\n"
             case .words(let words):
                 script +=
                     "complete -c \(program) -n \(condition) -a \(Self.shellQuoted(words.joined(separator: " ")))\n"
@@ -113,6 +125,7 @@ extension CommandTable {
             case .nothing: line += " -x"
             case .files: line += " -r -F"
             case .directories: line += " -x -a '(__fish_complete_directories)'"
+            case .sockets: line += " -x -a '(_\(completionFunctionName)_sockets)'"
             case .words(let words): line += " -x -a \(Self.shellQuoted(words.joined(separator: " ")))"
             case .timers:
                 let lister = "(\(programName) (_\(completionFunctionName)_globals) \(timerLister) 2>/dev/null)"

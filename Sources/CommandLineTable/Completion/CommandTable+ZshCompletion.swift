@@ -124,6 +124,8 @@ extension CommandTable {
         case .nothing: return "_message value"
         case .files: return "_files"
         case .directories: return "_files -/"
+        // `=` is zsh's glob qualifier for sockets, `-` follows symbolic links; _files adds directories.
+        case .sockets: return "_files -g '*(-=)'"
         case .words(let words): return "compadd -- \(words.map(Self.shellQuoted).joined(separator: " "))"
         case .timers: return "\(function)_timers"
         }

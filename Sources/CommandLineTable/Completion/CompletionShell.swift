@@ -19,6 +19,8 @@ enum CompletionCandidates: Equatable {
     case files
     /// Directory paths only.
     case directories
+    /// Sockets, and directories to walk into.
+    case sockets
     /// These words.
     case words([String])
     /// The live timers' ids and names, one per line of the program's timer-listing command.
@@ -30,6 +32,7 @@ enum CompletionCandidates: Equatable {
         case .text, .number, .duration: self = .nothing
         case .file: self = .files
         case .directory: self = .directories
+        case .socket: self = .sockets
         case .choice(let words): self = .words(words)
         case .command: self = .words(table.completedCommands.map(\.name))
         case .timer: self = .timers
