@@ -53,6 +53,8 @@ struct SystemdTests {
         let harness = try Harness()
         let receiver = try NotifyReceiver(path: harness.directory + "/notify")
         let config = harness.directory + "/timerd.conf"
+        // An empty file, as the system unit's ExecStartPre= makes one: --config must name a file.
+        try "".write(toFile: config, atomically: false, encoding: .utf8)
         let log = harness.directory + "/activate.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()

@@ -160,10 +160,7 @@ struct TerminalSessionTests {
         // real clock plus one day, cut to the minute: the picked instant, untouched, is tomorrow.
         let tomorrow = Date(
             timeIntervalSinceReferenceDate: (Date().timeIntervalSinceReferenceDate / 60 + 1_440).rounded(.down) * 60)
-        let formatter = ISO8601DateFormatter()
-        let picked = formatter.string(from: tomorrow)
-        formatter.formatOptions.insert(.withFractionalSeconds)
-        let reported = formatter.string(from: tomorrow)
+        let picked = ISO8601DateFormatter().string(from: tomorrow)
         let terminal = try PseudoTerminal(
             Self.timerctl, ["--socket", socket, "start", "--pick", "--name", "tea"],
             environment: Self.environment(zone: "UTC", now: picked))
@@ -172,7 +169,8 @@ struct TerminalSessionTests {
         let result = terminal.finish()
         #expect(result.status == 0)
         #expect(
-            result.output.hasPrefix("started 1 \"tea\": ends at \(reported), in "),
+            // The end in local time (TZ=UTC: `Z`) and zone, the form of a local --at's confirmation.
+            result.output.hasPrefix("started 1 \"tea\": ends at \(picked) (UTC), in "),
             "terminal: \(PseudoTerminal.plainText(terminal.rawScreen).suffix(300))")
     }
 
