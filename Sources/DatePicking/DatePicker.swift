@@ -5,7 +5,7 @@ import Foundation
 /// The model holds the same properties as `UIDatePicker` (``datePickerMode``, ``date``, ``minimumDate``,
 /// ``maximumDate``, ``minuteInterval``, ``roundsToMinuteInterval``, ``countDownDuration``, ``calendar``,
 /// ``locale``, ``timeZone``), describes the wheels the picker would show (``wheels``), and simulates a user
-/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A16 of
+/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A17 of
 /// docs/datepicker-rules.md, each cited where it applies.
 ///
 /// It never reads the clock or the system settings: "now", the system locale, time zone, calendar and 12/24-hour
