@@ -9,21 +9,30 @@ import TimerModel
 /// ```
 ///  Pick a date and time · en_US · gregorian · America/New_York
 ///
-///     Wed, Jul 30     6    05
-///     Thu, Jul 31     7    06
-///  > [   Today   ]    8    07    AM   <
-///     Sat, Aug 2      9    08    PM
-///     Sun, Aug 3     10    09
+///       Wed, Jul 30      6       05
+///       Thu, Jul 31      7       06
+///   >     [Today]        8       07      AM    <
+///       Sat, Aug 2       9       08      PM
+///       Sun, Aug 3       10      09
 ///
-///  = 2025-08-01T08:07:00-04:00
-///  ←/→ wheel  ↑/↓ spin  PgUp/PgDn ×10  0-9 type  Enter accept  Esc cancel
+///   = 2025-08-01T08:07:00-04:00
+///   ←/→ wheel  ↑/↓ spin  PgUp/PgDn ×10  0-9 type  Enter accept  Esc cancel
 /// ```
 ///
 /// Wheels stand side by side in ``DatePicker/visualWheelOrder``; each shows its selected row and two neighbours
 /// above and below (blank past the end of a non-wrapping wheel). The focused wheel's selected row is in brackets
-/// (and reverse video in colour); disabled rows (rule B13: out of range, or a day the month lacks) are dimmed in
-/// colour and in parentheses without. No line is wider than the terminal: below ``minimumColumns``, or when the
-/// wheels do not fit, the screen is one line saying the terminal is too narrow.
+/// (and reverse video in colour); disabled rows (rule B13: out of range, a day the month lacks, an hour a
+/// daylight-saving gap skips) are dimmed in colour and in parentheses without. Each wheel's column keeps one
+/// width while it spins: the widest title of all its rows (of 401 rows around the selection for the year and
+/// date wheels, widened if a wider one shows up), plus the parentheses without colour.
+///
+/// When both `--min` and `--max` are given and the minimum is after the maximum, a note under the heading says
+/// that neither applies (rule B10: an inverted range is ignored, as UIKit does).
+///
+/// No line is wider than the terminal and no more lines are drawn than it has: below ``minimumColumns``, when
+/// the wheels do not fit, or when the terminal has fewer lines than the screen, the screen is a message saying
+/// so, word-wrapped to the width, and the frame reports that the wheels are not shown (the key loop then
+/// ignores every key but Esc, so nothing changes unseen).
 struct PickerScreen {
     /// The narrowest terminal the picker draws in.
     static let minimumColumns = 40
@@ -31,18 +40,37 @@ struct PickerScreen {
     /// Whether to use SGR attributes (bold, reverse, dim); off for `NO_COLOR` or `TERM=dumb`.
     var usesColor: Bool
 
+    /// Each wheel's column width so far, in columns, by wheel kind; only ever widened.
+    private let widths = ColumnWidths()
+
+    /// Creates a screen.
+    ///
+    /// - Parameter usesColor: Whether to use SGR attributes.
+    init(usesColor: Bool) {
+        self.usesColor = usesColor
+    }
+
+    /// One drawn screen.
+    struct Frame: Equatable {
+        /// The lines, without line ends.
+        var lines: [String]
+        /// Whether the wheels are on screen; `false` for a "too narrow" or "too short" message.
+        var showsWheels: Bool
+    }
+
     /// The screen's lines, none wider than `columns`.
     ///
     /// - Parameters:
     ///   - state: The picker state.
     ///   - columns: The terminal's width.
-    /// - Returns: Lines without line ends.
-    /// - Complexity: Titles and enabled checks for 5 rows per wheel.
-    func lines(for state: PickerState, columns: Int) -> [String] {
+    ///   - rows: The terminal's height in lines.
+    /// - Returns: The lines and whether they show the wheels.
+    /// - Complexity: Titles and enabled checks for 5 rows per wheel; once per wheel, the titles of all its rows
+    ///   (at most 401) for its width.
+    func frame(for state: PickerState, columns: Int, rows: Int = 24) -> Frame {
         guard columns >= Self.minimumColumns else {
-            return [
-                DisplayWidth.truncated("Too narrow: need \(Self.minimumColumns) columns, have \(columns).", to: columns)
-            ]
+            return Self.message(
+                "Too narrow: need \(Self.minimumColumns) columns, have \(columns).", columns: columns, rows: rows)
         }
         let picker = state.picker
         let titles = picker.titles
@@ -52,25 +80,27 @@ struct PickerScreen {
         var cells: [[(text: String, enabled: Bool)?]] = []
         for kind in kinds {
             guard let wheel = wheelsByKind[kind] else { continue }
-            let rows = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
-            let texts = titles.titles(of: wheel, rows: rows)
+            let visible = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
+            let texts = titles.titles(of: wheel, rows: visible)
             cells.append(
-                zip(rows, texts).map { row, text in
+                zip(visible, texts).map { row, text in
                     text.map { ($0, picker.isEnabled(wheel.value(atRow: row), in: kind)) }
                 })
         }
-        let widths = cells.map { column in
-            column.compactMap { $0 }.map { DisplayWidth.of($0.text) + ($0.enabled ? 0 : 2) }.max() ?? 0
+        let widths = kinds.compactMap { kind -> Int? in
+            guard let wheel = wheelsByKind[kind] else { return nil }
+            return width(of: wheel, titles: titles)
         }
         // "  > " + per wheel: "[" text "]" + "  " between wheels + "  <"
         let contentWidth = 4 + widths.reduce(0) { $0 + $1 + 2 } + 2 * max(widths.count - 1, 0) + 3
         guard contentWidth <= columns else {
-            return [
-                DisplayWidth.truncated(
-                    "Terminal too narrow: \(columns) columns, these wheels need \(contentWidth).", to: columns)
-            ]
+            return Self.message(
+                "Terminal too narrow: \(columns) columns, these wheels need \(contentWidth).", columns: columns,
+                rows: rows)
         }
-        var lines = [DisplayWidth.truncated(" " + heading(picker), to: columns), ""]
+        var lines = [DisplayWidth.truncated(" " + heading(picker), to: columns)]
+        if let note = Self.reversedRangeNote(picker) { lines.append(DisplayWidth.truncated(" " + note, to: columns)) }
+        lines.append("")
         for line in 0..<5 {
             let isSelected = line == 2
             var text = isSelected ? "  > " : "    "
@@ -87,7 +117,59 @@ struct PickerScreen {
         lines.append(
             DisplayWidth.truncated(
                 "  ←/→ wheel  ↑/↓ spin  PgUp/PgDn ×10  0-9 type  Enter accept  Esc cancel", to: columns))
-        return lines
+        guard lines.count <= rows else {
+            return Self.message("Too short: need \(lines.count) lines, have \(rows).", columns: columns, rows: rows)
+        }
+        return Frame(lines: lines, showsWheels: true)
+    }
+
+    /// The screen's lines (see ``frame(for:columns:rows:)``).
+    func lines(for state: PickerState, columns: Int, rows: Int = 24) -> [String] {
+        frame(for: state, columns: columns, rows: rows).lines
+    }
+
+    /// The note for a reversed range, or `nil`: "--min is after --max: an inverted range is ignored, so neither
+    /// applies" (rule B10). Countdown mode has no bounds, so no note.
+    static func reversedRangeNote(_ picker: DatePicker) -> String? {
+        guard picker.datePickerMode != .countDownTimer, let minimum = picker.minimumDate,
+            let maximum = picker.maximumDate, minimum > maximum
+        else { return nil }
+        return "Note: --min is after --max: an inverted range is ignored, so neither applies."
+    }
+
+    /// A message instead of the wheels, word-wrapped to `columns` and cut to `rows` lines.
+    static func message(_ text: String, columns: Int, rows: Int) -> Frame {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) <= columns || line.isEmpty {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        let cut = lines.prefix(max(rows, 1)).map { DisplayWidth.truncated($0, to: max(columns, 1)) }
+        return Frame(lines: Array(cut), showsWheels: false)
+    }
+
+    /// The wheel's column width: the widest title of its rows (all rows of a wheel of up to 60, else the 401
+    /// around the selection), the parentheses of a disabled row included without colour; remembered per wheel
+    /// kind and only widened, so that the column stays put while the wheel spins.
+    private func width(of wheel: Wheel, titles: WheelTitles) -> Int {
+        let visible = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
+        var widest = titles.titles(of: wheel, rows: visible).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
+        if widths.sampled[wheel.kind] == nil {
+            let sample =
+                wheel.rowCount <= 60 ? 0...(wheel.rowCount - 1) : (wheel.selectedRow - 200)...(wheel.selectedRow + 200)
+            let sampled = titles.titles(of: wheel, rows: sample).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
+            widths.sampled[wheel.kind] = sampled
+        }
+        widest = max(widest, widths.sampled[wheel.kind] ?? 0, widths.widest[wheel.kind] ?? 0)
+        widths.widest[wheel.kind] = widest
+        return widest + (usesColor ? 0 : 2)
     }
 
     private func cell(_ content: (text: String, enabled: Bool)?, width: Int, isSelected: Bool, isFocused: Bool)
@@ -95,8 +177,8 @@ struct PickerScreen {
     {
         guard let content else { return String(repeating: " ", count: width + 2) }
         let shown = content.enabled || usesColor ? content.text : "(\(content.text))"
-        let padded = DisplayWidth.centred(shown, in: width)
-        let framed = isSelected && isFocused ? "[\(padded)]" : " \(padded) "
+        // The brackets hug the title; the column keeps its width around them.
+        let framed = DisplayWidth.centred(isSelected && isFocused ? "[\(shown)]" : shown, in: width + 2)
         guard usesColor else { return framed }
         var attributes: [String] = []
         if !content.enabled { attributes.append("2") }
@@ -118,4 +200,13 @@ struct PickerScreen {
         return [what, picker.effectiveLocale.identifier, "\(calendar.identifier)", calendar.timeZone.identifier]
             .joined(separator: " · ")
     }
+}
+
+/// The column widths a ``PickerScreen`` has used, by wheel kind: a reference, so that drawing (which does not
+/// mutate the screen) can remember them between frames. The picker draws from one thread.
+final class ColumnWidths {
+    /// The widest title of the rows sampled once per wheel.
+    var sampled: [WheelKind: Int] = [:]
+    /// The width used so far.
+    var widest: [WheelKind: Int] = [:]
 }
