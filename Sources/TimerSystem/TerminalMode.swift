@@ -125,10 +125,12 @@ public enum TerminalMode {
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaction(signal, &action, nil) }
         installStopHandler()
         action.__sigaction_handler.sa_handler = { _ in
-            // Async-signal-safe only: tcsetattr, write and a lock-free atomic store.
+            // Async-signal-safe only: tcgetpgrp, getpgrp, tcsetattr, write and a lock-free atomic store.
             guard SavedTerminal.isRaw, SavedTerminal.isSuspended else { return }
+            // Continued in the background (`bg`): the terminal is the shell's. The next read stops the
+            // process (SIGTTIN) until `fg`, whose SIGCONT comes back here.
+            guard tcgetpgrp(SavedTerminal.inputFD) == getpgrp() else { return }
             SavedTerminal.isSuspended = false
-            // In the background (`bg`) this raises SIGTTOU, which stops the process until `fg`.
             _ = tcsetattr(SavedTerminal.inputFD, TCSADRAIN, SavedTerminal.raw)
             SavedTerminal.enterScreenBytes.withUnsafeBufferPointer { buffer in
                 _ = Glibc.write(SavedTerminal.outputFD, buffer.baseAddress, buffer.count)
@@ -146,11 +148,16 @@ public enum TerminalMode {
     /// Installs the SIGTSTP handler: give the terminal back, then stop with the default action
     /// (unblocked and re-raised, as ncurses does), and reinstall itself once continued.
     ///
-    /// When the process group is orphaned (no shell can resume it), the kernel discards the stop;
-    /// the terminal was given back all the same, and SIGCONT takes it again.
+    /// SIGTTOU is blocked while it runs: when the picker is a child of `timerctl start --pick`, the
+    /// shell sees its job (timerctl) stop and takes the terminal back before the picker's handler
+    /// has restored the mode, and a `tcsetattr` from the background would stop the picker there,
+    /// to stop again after `fg`. When the process group is orphaned (no shell can resume it), the
+    /// kernel discards the stop; the terminal was given back all the same, and SIGCONT takes it
+    /// again.
     private static func installStopHandler() {
         var action = sigaction()
         sigemptyset(&action.sa_mask)
+        sigaddset(&action.sa_mask, SIGTTOU)
         action.sa_flags = 0
         action.__sigaction_handler.sa_handler = { _ in
             // Async-signal-safe only: tcsetattr, write, sigaction, sigprocmask, kill, getpid.
