@@ -2,7 +2,8 @@ import DatePicking
 import Foundation
 import TimerModel
 
-/// Renders the picker as lines of text for a terminal of a given width: pure, so tests compare exact screens.
+/// Renders the picker as lines of text for a terminal of a given size; the same state and size give the same
+/// screen, so tests compare exact screens (only the column widths are remembered between frames).
 ///
 /// Layout (en_US, `.dateAndTime`, 80 columns, `NO_COLOR`):
 ///
@@ -23,8 +24,8 @@ import TimerModel
 /// above and below (blank past the end of a non-wrapping wheel). The focused wheel's selected row is in brackets
 /// (and reverse video in colour); disabled rows (rule B13: out of range, a day the month lacks, an hour a
 /// daylight-saving gap skips) are dimmed in colour and in parentheses without. Each wheel's column keeps one
-/// width while it spins: the widest title of all its rows (of 401 rows around the selection for the year and
-/// date wheels, widened if a wider one shows up), plus the parentheses without colour.
+/// width while it spins: the widest title of all its rows (of 401 days around the selection on the date wheel,
+/// 21 years on the year wheel, widened if a wider one shows up), plus the parentheses without colour.
 ///
 /// When both `--min` and `--max` are given and the minimum is after the maximum, a note under the heading says
 /// that neither applies (rule B10: an inverted range is ignored, as UIKit does).
@@ -123,11 +124,6 @@ struct PickerScreen {
         return Frame(lines: lines, showsWheels: true)
     }
 
-    /// The screen's lines (see ``frame(for:columns:rows:)``).
-    func lines(for state: PickerState, columns: Int, rows: Int = 24) -> [String] {
-        frame(for: state, columns: columns, rows: rows).lines
-    }
-
     /// The note for a reversed range, or `nil`: "--min is after --max: an inverted range is ignored, so neither
     /// applies" (rule B10). Countdown mode has no bounds, so no note.
     static func reversedRangeNote(_ picker: DatePicker) -> String? {
@@ -156,14 +152,19 @@ struct PickerScreen {
     }
 
     /// The wheel's column width: the widest title of its rows (all rows of a wheel of up to 60, else the 401
-    /// around the selection), the parentheses of a disabled row included without colour; remembered per wheel
-    /// kind and only widened, so that the column stays put while the wheel spins.
+    /// days around the selection on the date wheel and the 21 years around it on the year wheel), the
+    /// parentheses of a disabled row included without colour; remembered per wheel kind and only widened, so
+    /// that the column stays put while the wheel spins.
     private func width(of wheel: Wheel, titles: WheelTitles) -> Int {
         let visible = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
         var widest = titles.titles(of: wheel, rows: visible).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
         if widths.sampled[wheel.kind] == nil {
+            // 401 days hold every month and weekday name; years differ in width only now and then (widened
+            // below when a wider one shows).
+            let radius = wheel.kind == .date ? 200 : 10
             let sample =
-                wheel.rowCount <= 60 ? 0...(wheel.rowCount - 1) : (wheel.selectedRow - 200)...(wheel.selectedRow + 200)
+                wheel.rowCount <= 60
+                ? 0...(wheel.rowCount - 1) : (wheel.selectedRow - radius)...(wheel.selectedRow + radius)
             let sampled = titles.titles(of: wheel, rows: sample).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
             widths.sampled[wheel.kind] = sampled
         }
