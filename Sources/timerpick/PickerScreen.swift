@@ -10,11 +10,11 @@ import TimerModel
 /// ```
 ///  Pick a date and time · en_US · gregorian · America/New_York
 ///
-///       Wed, Jul 30      6       05
-///       Thu, Jul 31      7       06
-///   >     [Today]        8       07      AM    <
-///       Sat, Aug 2       9       08      PM
-///       Sun, Aug 3       10      09
+///      Wed, Jul 30    6     05
+///      Thu, Jul 31    7     06
+///   >    [Today]      8     07    AM   <
+///      Sat, Aug 2     9     08    PM
+///      Sun, Aug 3     10    09
 ///
 ///   = 2025-08-01T08:07:00-04:00
 ///   ←/→ wheel  ↑/↓ spin  PgUp/PgDn ×10  0-9 type  Enter accept  Esc cancel
@@ -25,7 +25,8 @@ import TimerModel
 /// (and reverse video in colour); disabled rows (rule B13: out of range, a day the month lacks, an hour a
 /// daylight-saving gap skips) are dimmed in colour and in parentheses without. Each wheel's column keeps one
 /// width while it spins: the widest title of all its rows (of 401 days around the selection on the date wheel,
-/// 21 years on the year wheel, widened if a wider one shows up), plus the parentheses without colour.
+/// 21 years on the year wheel, widened if a wider one shows up), and one column on each side for the brackets
+/// or the parentheses.
 ///
 /// When both `--min` and `--max` are given and the minimum is after the maximum, a note under the heading says
 /// that neither applies (rule B10: an inverted range is ignored, as UIKit does).
@@ -105,12 +106,20 @@ struct PickerScreen {
         for line in 0..<5 {
             let isSelected = line == 2
             var text = isSelected ? "  > " : "    "
+            // Columns a cell wider than its column takes from the gap after it.
+            var borrowed = 0
             for (index, column) in cells.enumerated() {
-                if index > 0 { text += "  " }
-                text += cell(
+                if index > 0 { text += String(repeating: " ", count: 2 - borrowed) }
+                let drawn = cell(
                     column[line], width: widths[index], isSelected: isSelected, isFocused: index == state.focus)
+                // "[(31)]": a disabled row under the cursor without colour, the one cell that can be wider than
+                // its column; it takes a space from the gap on each side, so no other column moves.
+                let left = (drawn.overflow + 1) / 2
+                for _ in 0..<left where text.last == " " { text.removeLast() }
+                borrowed = drawn.overflow - left
+                text += drawn.text
             }
-            if isSelected { text += "  <" }
+            if isSelected { text += String(repeating: " ", count: 2 - borrowed) + "<" }
             lines.append(text)
         }
         lines.append("")
@@ -152,9 +161,8 @@ struct PickerScreen {
     }
 
     /// The wheel's column width: the widest title of its rows (all rows of a wheel of up to 60, else the 401
-    /// days around the selection on the date wheel and the 21 years around it on the year wheel), the
-    /// parentheses of a disabled row included without colour; remembered per wheel kind and only widened, so
-    /// that the column stays put while the wheel spins.
+    /// days around the selection on the date wheel and the 21 years around it on the year wheel); remembered per
+    /// wheel kind and only widened, so that the column stays put while the wheel spins.
     private func width(of wheel: Wheel, titles: WheelTitles) -> Int {
         let visible = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
         var widest = titles.titles(of: wheel, rows: visible).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
@@ -170,23 +178,27 @@ struct PickerScreen {
         }
         widest = max(widest, widths.sampled[wheel.kind] ?? 0, widths.widest[wheel.kind] ?? 0)
         widths.widest[wheel.kind] = widest
-        return widest + (usesColor ? 0 : 2)
+        return widest
     }
 
+    /// One cell: the title centred in its column's `width` plus one column on each side, which the brackets of
+    /// the cursor or the parentheses of a disabled row take. Only both at once, `[(31)]` without colour, can be
+    /// wider: `overflow` says by how many columns (1 or 2).
     private func cell(_ content: (text: String, enabled: Bool)?, width: Int, isSelected: Bool, isFocused: Bool)
-        -> String
+        -> (text: String, overflow: Int)
     {
-        guard let content else { return String(repeating: " ", count: width + 2) }
+        guard let content else { return (String(repeating: " ", count: width + 2), 0) }
         let shown = content.enabled || usesColor ? content.text : "(\(content.text))"
-        // The brackets hug the title; the column keeps its width around them.
-        let framed = DisplayWidth.centred(isSelected && isFocused ? "[\(shown)]" : shown, in: width + 2)
-        guard usesColor else { return framed }
+        let marked = isSelected && isFocused ? "[\(shown)]" : shown
+        let overflow = max(DisplayWidth.of(marked) - (width + 2), 0)
+        let framed = DisplayWidth.centred(marked, in: width + 2)
+        guard usesColor else { return (framed, overflow) }
         var attributes: [String] = []
         if !content.enabled { attributes.append("2") }
         if isSelected { attributes.append("1") }
         if isSelected && isFocused { attributes.append("7") }
-        guard !attributes.isEmpty else { return framed }
-        return "\u{1B}[\(attributes.joined(separator: ";"))m\(framed)\u{1B}[0m"
+        guard !attributes.isEmpty else { return (framed, overflow) }
+        return ("\u{1B}[\(attributes.joined(separator: ";"))m\(framed)\u{1B}[0m", overflow)
     }
 
     private func heading(_ picker: DatePicker) -> String {

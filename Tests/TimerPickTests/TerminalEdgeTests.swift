@@ -175,6 +175,23 @@ struct TerminalEdgeTests {
         #expect(frame.contains("= 2026-07-04T16:10:00Z"))
         #expect(frame.contains("(05)"))
         #expect(frame.contains("(00)"))
+        // Up on the minute wheel lands before the minimum: the model takes the minimum (rules B17.4a, B11), and
+        // the disabled row under the cursor, "[(05)]", borrows from the gaps so that the AM/PM column stays put.
+        terminal.type(Self.right + Self.right)
+        terminal.waitForFrame(containing: "[10]")
+        terminal.type(Self.up)
+        let clamped = terminal.waitForFrame(containing: "[(05)]")
+        #expect(clamped.contains("= 2026-07-04T16:07:20Z"))
+        let lines = clamped.split(separator: "\n").map(String.init)
+        if let selected = lines.firstIndex(where: { $0.hasPrefix("  >") }), selected > 0,
+            let pm = lines[selected].range(of: "PM"), let am = lines[selected - 1].range(of: "AM")
+        {
+            #expect(
+                lines[selected].distance(from: lines[selected].startIndex, to: pm.lowerBound)
+                    == lines[selected - 1].distance(from: lines[selected - 1].startIndex, to: am.lowerBound))
+        } else {
+            Issue.record("no AM above PM: \(clamped)")
+        }
         terminal.type(Self.escape)
         #expect(terminal.finish().status == 1)
     }
