@@ -24,9 +24,9 @@ import TimerModel
 /// above and below (blank past the end of a non-wrapping wheel). The focused wheel's selected row is in brackets
 /// (and reverse video in colour); disabled rows (rule B13: out of range, a day the month lacks, an hour a
 /// daylight-saving gap skips) are dimmed in colour and in parentheses without. Each wheel's column keeps one
-/// width while it spins: the widest title of all its rows (of 401 days around the selection on the date wheel,
-/// 21 years on the year wheel, widened if a wider one shows up), and one column on each side for the brackets
-/// or the parentheses.
+/// width while it spins: the widest title of all its rows (on the date wheel of every weekday in every month,
+/// on the year wheel of 21 years, widened if a wider one shows up), and one column on each side for the
+/// brackets or the parentheses.
 ///
 /// When both `--min` and `--max` are given and the minimum is after the maximum, a note under the heading says
 /// that neither applies (rule B10: an inverted range is ignored, as UIKit does).
@@ -91,7 +91,7 @@ struct PickerScreen {
         }
         let widths = kinds.compactMap { kind -> Int? in
             guard let wheel = wheelsByKind[kind] else { return nil }
-            return width(of: wheel, titles: titles)
+            return width(of: wheel, titles: titles, calendar: picker.effectiveCalendar)
         }
         // "  > " + per wheel: "[" text "]" + "  " between wheels + "  <"
         let contentWidth = 4 + widths.reduce(0) { $0 + $1 + 2 } + 2 * max(widths.count - 1, 0) + 3
@@ -160,25 +160,53 @@ struct PickerScreen {
         return Frame(lines: Array(cut), showsWheels: false)
     }
 
-    /// The wheel's column width: the widest title of its rows (all rows of a wheel of up to 60, else the 401
-    /// days around the selection on the date wheel and the 21 years around it on the year wheel); remembered per
-    /// wheel kind and only widened, so that the column stays put while the wheel spins.
-    private func width(of wheel: Wheel, titles: WheelTitles) -> Int {
+    /// The wheel's column width: the widest title of its rows (all rows of a wheel of up to 60; on the date
+    /// wheel every weekday in every month, ``dateRows(of:calendar:)``; the 21 years around the selection on the
+    /// year wheel); remembered per wheel kind and only widened, so that the column stays put while the wheel
+    /// spins.
+    private func width(of wheel: Wheel, titles: WheelTitles, calendar: Calendar) -> Int {
         let visible = (wheel.selectedRow - 2)...(wheel.selectedRow + 2)
         var widest = titles.titles(of: wheel, rows: visible).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
         if widths.sampled[wheel.kind] == nil {
-            // 401 days hold every month and weekday name; years differ in width only now and then (widened
-            // below when a wider one shows).
-            let radius = wheel.kind == .date ? 200 : 10
-            let sample =
-                wheel.rowCount <= 60
-                ? 0...(wheel.rowCount - 1) : (wheel.selectedRow - radius)...(wheel.selectedRow + radius)
-            let sampled = titles.titles(of: wheel, rows: sample).compactMap { $0 }.map(DisplayWidth.of).max() ?? 0
+            let sample: [Int]
+            if wheel.rowCount <= 60 {
+                sample = Array(0..<wheel.rowCount)
+            } else if wheel.kind == .date {
+                sample = Self.dateRows(of: wheel, calendar: calendar)
+            } else {
+                // Years differ in width only now and then; a wider one shows up later and widens the column.
+                sample = Array((wheel.selectedRow - 10)...(wheel.selectedRow + 10))
+            }
+            let sampled =
+                sample.compactMap { row in
+                    wheel.wraps || (0..<wheel.rowCount).contains(row)
+                        ? DisplayWidth.of(titles.title(for: wheel.value(atRow: row), in: wheel.kind)) : nil
+                }
+                .max() ?? 0
             widths.sampled[wheel.kind] = sampled
         }
         widest = max(widest, widths.sampled[wheel.kind] ?? 0, widths.widest[wheel.kind] ?? 0)
         widths.widest[wheel.kind] = widest
         return widest
+    }
+
+    /// Rows of the date wheel with every weekday in every month, with two-digit days: the 22nd to the 28th of
+    /// the selected month and the 12 months after it (13 for calendars with 13), and the "Today" row (the
+    /// wheel's centre). 92 titles instead of a year's 366.
+    static func dateRows(of wheel: Wheel, calendar: Calendar) -> [Int] {
+        var rows = [wheel.rowCount / 2]
+        guard case .day(let selected) = wheel.selectedValue,
+            let month = calendar.dateInterval(of: .month, for: selected)?.start
+        else { return rows }
+        let selectedDay = calendar.startOfDay(for: selected)
+        for step in 0..<13 {
+            guard let start = calendar.date(byAdding: .month, value: step, to: month),
+                let day22 = calendar.date(byAdding: .day, value: 21, to: start),
+                let offset = calendar.dateComponents([.day], from: selectedDay, to: calendar.startOfDay(for: day22)).day
+            else { continue }
+            rows += (0..<7).map { wheel.selectedRow + offset + $0 }
+        }
+        return rows
     }
 
     /// One cell: the title centred in its column's `width` plus one column on each side, which the brackets of
