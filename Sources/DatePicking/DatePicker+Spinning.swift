@@ -46,6 +46,40 @@ extension DatePicker {
         return outcome
     }
 
+    /// Moves one wheel by `rows` rows as a key press does, passing over rows that cannot be selected.
+    ///
+    /// A person flicks a wheel through a row that cannot be selected and lands on the next one; a key moves it
+    /// row by row, and ``spin(_:by:)`` onto a row whose wall time does not exist only reverts to the last valid
+    /// selection (rule B17.4e, decision A7), so a key could never get past a daylight-saving gap. This spins by
+    /// `rows`, and while the result would be ``SpinOutcome/Restriction/revertedToLastValidSelection`` it tries one
+    /// row further in the same direction, at most one turn of the wheel (decision A17). In Europe/Paris on
+    /// 2026-03-29, 01:30 with the hour wheel stepped by +1 is 03:30 CEST (02:30 does not exist), and −1 from
+    /// there is 01:30 again. Any other result, a valid row or another restriction, is kept as ``spin(_:by:)``
+    /// gives it; when no row in that direction can be selected, the result is that of spinning by `rows`.
+    ///
+    /// - Parameters:
+    ///   - wheel: The wheel to move.
+    ///   - rows: Rows to move; the sign gives the direction. 0 spins by 0.
+    /// - Returns: The outcome of the one spin that was kept; only that spin counts a `valueChanged` event.
+    /// - Complexity: Up to one spin per row of the wheel (at most 60 tries).
+    @discardableResult
+    public mutating func step(_ wheel: WheelKind, by rows: Int) -> SpinOutcome {
+        let direction = rows.signum()
+        let rowCount = wheels.first(where: { $0.kind == wheel })?.rowCount ?? 1
+        guard direction != 0, rowCount > 1 else { return spin(wheel, by: rows) }
+        var attempt = rows
+        for _ in 0..<Swift.min(rowCount, 60) {
+            var trial = self
+            let outcome = trial.spin(wheel, by: attempt)
+            if outcome.restriction != .revertedToLastValidSelection {
+                self = trial
+                return outcome
+            }
+            attempt = attempt.addingClamped(direction)
+        }
+        return spin(wheel, by: rows)
+    }
+
     private mutating func spinCountDown(_ wheel: WheelKind, by rows: Int) -> SpinOutcome {
         let interval = minuteInterval
         let before = Int(countDownDuration)

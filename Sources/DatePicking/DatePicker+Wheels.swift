@@ -45,7 +45,9 @@ extension DatePicker {
     /// Whether a row is enabled, with the other wheels at their current selection (rule B13).
     ///
     /// Rows outside the valid range are disabled but still scrollable; so are day rows that do not exist in the
-    /// selected month (29–31 in February 2025). Each row is compared with ``minimumDate``/``maximumDate`` at its
+    /// selected month (29–31 in February 2025), and hour, minute, AM/PM and date rows whose wall time, with the
+    /// other wheels as selected, falls in a daylight-saving gap (hour 02 in Europe/Paris on 2026-03-29, where a
+    /// spin onto it reverts; rules B13 and B23). Each row is compared with ``minimumDate``/``maximumDate`` at its
     /// own granularity, the date part always included (rule B12): a day row by day, a month row as (month, day 1)
     /// by month, a year row by era and year, hour and AM/PM rows by hour, minute rows by minute. Countdown rows
     /// are always enabled (rule B21).
@@ -72,14 +74,17 @@ extension DatePicker {
         case (.hour, .number(let hour)):
             guard let hour24 = hour24(fromShown: hour, current: current.hour) else { return false }
             candidate.hour = hour24
+            guard existsAsSelected(candidate, calendar: calendar) else { return false }
             candidate.minute = 0
             granularity = .hour
         case (.minute, .number(let minute)):
             guard (0...59).contains(minute), minute % interval == 0 else { return false }
             candidate.minute = minute
+            guard existsAsSelected(candidate, calendar: calendar) else { return false }
             granularity = .minute
         case (.ampm, .meridiem(let meridiem)):
             candidate.hour = current.hour % 12 + (meridiem == .pm ? 12 : 0)
+            guard existsAsSelected(candidate, calendar: calendar) else { return false }
             granularity = .hour
         case (.day, .number(let day)):
             guard (1...(calendar.maximumRange(of: .day)?.count ?? 31)).contains(day) else { return false }
@@ -101,11 +106,18 @@ extension DatePicker {
             granularity = .year
         case (.date, .day(let day)):
             candidate = candidate.replacing(to: .day, from: WallTime(day, in: calendar))
+            guard existsAsSelected(candidate, calendar: calendar) else { return false }
             granularity = .day
         default:
             return false
         }
         return isInRange(candidate, to: granularity, calendar: calendar)
+    }
+
+    /// Whether a time row's wall time exists to the minute, the unit a spin onto it checks (rule B17.3):
+    /// `false` in a daylight-saving gap. In `.date` mode no time is shown, so every time exists.
+    private func existsAsSelected(_ candidate: WallTime, calendar: Calendar) -> Bool {
+        datePickerMode == .date || candidate.existingDate(in: calendar, to: .minute) != nil
     }
 
     // MARK: Internals

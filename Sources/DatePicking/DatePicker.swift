@@ -5,7 +5,7 @@ import Foundation
 /// The model holds the same properties as `UIDatePicker` (``datePickerMode``, ``date``, ``minimumDate``,
 /// ``maximumDate``, ``minuteInterval``, ``roundsToMinuteInterval``, ``countDownDuration``, ``calendar``,
 /// ``locale``, ``timeZone``), describes the wheels the picker would show (``wheels``), and simulates a user
-/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A16 of
+/// spinning one wheel (``spin(_:by:)``). Its behaviour follows the rules B1–B30 and decisions A1–A17 of
 /// docs/datepicker-rules.md, each cited where it applies.
 ///
 /// It never reads the clock or the system settings: "now", the system locale, time zone, calendar and 12/24-hour
@@ -189,15 +189,19 @@ public struct DatePicker: Sendable, Hashable, Codable {
         return result
     }
 
-    /// The locale actually used for the wheel patterns: ``locale`` or the environment's, with the identifier of
-    /// ``calendar`` (when set) merged in as the `calendar` keyword, like UIKit (rule B2). So en_US with the
-    /// Hebrew calendar orders `.date` wheels day, month, year (`d MMMM y`), not month, day, year.
+    /// The locale actually used for the wheel patterns and titles: ``locale`` or the environment's, with the
+    /// identifier of the calendar actually used (``calendar``, else the environment's) merged in as the
+    /// `calendar` keyword, like UIKit and like Foundation's own formatters given a locale and a calendar
+    /// (rule B2). So en_US with the Hebrew calendar orders `.date` wheels day, month, year (`d MMMM y`), not
+    /// month, day, year; and `ja_JP@calendar=japanese` on a Gregorian system titles years `2025年`, not
+    /// `西暦2025年` (the Japanese calendar's pattern with a Gregorian era). A locale whose own calendar is
+    /// already the one used is returned as it is (`en_US` with Gregorian stays `en_US`).
     public var effectiveLocale: Locale {
         let base = locale ?? environment.locale
-        guard let calendar else { return base }
+        let identifier = (calendar ?? environment.calendar).identifier
+        guard base.calendar.identifier != identifier else { return base }
         var components = Locale.Components(locale: base)
-        guard components.calendar != calendar.identifier else { return base }
-        components.calendar = calendar.identifier
+        components.calendar = identifier
         return Locale(components: components)
     }
 

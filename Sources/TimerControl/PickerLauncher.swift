@@ -33,9 +33,10 @@ enum PickerLauncher {
         return execPicker(arguments + ["--"] + options.arguments, output: &output)
     }
 
-    /// `timerctl start --pick` (or `--at -`): runs the picker in date-and-time mode (with the
-    /// minute interval, which then shapes the minute wheel) and returns the options with the picked
-    /// instant as `--at`.
+    /// `timerctl start --pick` (or `--at -`): runs the picker in date-and-time mode with `--min now`
+    /// (so it opens at the next step of the minute interval, and Enter at once picks a time still
+    /// ahead) and the minute interval, which then shapes the minute wheel; returns the options with
+    /// the picked instant as `--at`.
     ///
     /// - Parameters:
     ///   - options: the parsed `start` command line with ``ControlOptions/pick`` set or `at == "-"`.
@@ -45,7 +46,7 @@ enum PickerLauncher {
     static func pickEndTime(_ options: ControlOptions, output: inout some ControlOutput) -> Result<
         ControlOptions, PickerExit
     > {
-        var arguments = ["--mode", "date-and-time"]
+        var arguments = ["--mode", "date-and-time", "--min", "now"]
         if let interval = options.minuteInterval { arguments += ["--minute-interval", String(interval)] }
         let (status, text) = runPicker(arguments, output: &output)
         guard status == 0 else { return .failure(PickerExit(status: status)) }

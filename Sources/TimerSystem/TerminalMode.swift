@@ -11,6 +11,11 @@ import Synchronization
 /// §2.4.3, man signal-safety(7)), then exit with 128 + the signal number. SIGWINCH only sets a flag
 /// (``takeResize()``); the handlers are installed without `SA_RESTART`, so a `poll` waiting for
 /// input returns `EINTR` at once and the program redraws.
+///
+/// Ctrl-Z (SIGTSTP) gives the terminal back before the process stops, as less(1) and vim do: the
+/// handler restores the saved mode, leaves the alternate screen, then stops the process with the
+/// signal's default action. SIGCONT (`fg`) switches raw mode and the alternate screen on again and
+/// sets the same flag as SIGWINCH, so the program redraws and keys act at once, without Enter.
 public enum TerminalMode {
     /// "Show the cursor, leave the alternate screen": what every exit writes.
     public static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
@@ -28,18 +33,21 @@ public enum TerminalMode {
     public static func enterRawMode(input: Int32, output: Int32) throws(SystemError) {
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { throw SystemError("tcgetattr", errno: errno) }
-        SavedTerminal.termios.pointee = saved
-        SavedTerminal.inputFD = input
-        SavedTerminal.outputFD = output
-        SavedTerminal.isRaw = true
-        _ = SavedTerminal.leaveScreenBytes.count  // initialized now, never first inside a handler
-        installSignalHandlers()
         var raw = saved
         raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
         raw.c_oflag &= ~tcflag_t(OPOST)
         raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | IEXTEN)
         raw.c_cflag &= ~tcflag_t(CSIZE | PARENB)
         raw.c_cflag |= tcflag_t(CS8)
+        SavedTerminal.termios.pointee = saved
+        SavedTerminal.raw.pointee = raw
+        SavedTerminal.inputFD = input
+        SavedTerminal.outputFD = output
+        SavedTerminal.isSuspended = false
+        SavedTerminal.isRaw = true
+        _ = SavedTerminal.leaveScreenBytes.count  // initialized now, never first inside a handler
+        _ = SavedTerminal.enterScreenBytes.count
+        installSignalHandlers()
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
             SavedTerminal.isRaw = false
             throw SystemError("tcsetattr", errno: errno)
@@ -52,6 +60,7 @@ public enum TerminalMode {
     public static func restore() {
         guard SavedTerminal.isRaw else { return }
         SavedTerminal.isRaw = false
+        SavedTerminal.isSuspended = false
         _ = tcsetattr(SavedTerminal.inputFD, TCSAFLUSH, SavedTerminal.termios)
         write(SavedTerminal.outputFD, leaveScreen)
     }
@@ -88,7 +97,8 @@ public enum TerminalMode {
         }
     }
 
-    /// Whether the window was resized since the last call (SIGWINCH arrived).
+    /// Whether the screen must be drawn again since the last call: the window was resized
+    /// (SIGWINCH) or the process was continued after Ctrl-Z (SIGCONT).
     public static func takeResize() -> Bool { resizePending.exchange(false, ordering: .relaxed) }
 
     /// Set by the SIGWINCH handler.
@@ -113,16 +123,73 @@ public enum TerminalMode {
             _exit(128 + signal)
         }
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaction(signal, &action, nil) }
+        installStopHandler()
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe only: tcgetpgrp, getpgrp, tcsetattr, write and a lock-free atomic store.
+            guard SavedTerminal.isRaw, SavedTerminal.isSuspended else { return }
+            // Continued in the background (`bg`): the terminal is the shell's. The next read stops the
+            // process (SIGTTIN) until `fg`, whose SIGCONT comes back here.
+            guard tcgetpgrp(SavedTerminal.inputFD) == getpgrp() else { return }
+            SavedTerminal.isSuspended = false
+            _ = tcsetattr(SavedTerminal.inputFD, TCSADRAIN, SavedTerminal.raw)
+            SavedTerminal.enterScreenBytes.withUnsafeBufferPointer { buffer in
+                _ = Glibc.write(SavedTerminal.outputFD, buffer.baseAddress, buffer.count)
+            }
+            TerminalMode.resizePending.store(true, ordering: .relaxed)
+        }
+        sigaction(SIGCONT, &action, nil)
         // A parent may have left these blocked (threads of a test runner do); they must arrive.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&unblock, signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT] { sigaddset(&unblock, signal) }
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// Installs the SIGTSTP handler: give the terminal back, then stop with the default action
+    /// (unblocked and re-raised, as ncurses does), and reinstall itself once continued.
+    ///
+    /// SIGTTOU is blocked while it runs: when the picker is a child of `timerctl start --pick`, the
+    /// shell sees its job (timerctl) stop and takes the terminal back before the picker's handler
+    /// has restored the mode, and a `tcsetattr` from the background would stop the picker there,
+    /// to stop again after `fg`. When the process group is orphaned (no shell can resume it), the
+    /// kernel discards the stop; the terminal was given back all the same, and SIGCONT takes it
+    /// again.
+    private static func installStopHandler() {
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        sigaddset(&action.sa_mask, SIGTTOU)
+        action.sa_flags = 0
+        action.__sigaction_handler.sa_handler = { _ in
+            // Async-signal-safe only: tcsetattr, write, sigaction, sigprocmask, kill, getpid.
+            let savedErrno = errno
+            if SavedTerminal.isRaw, !SavedTerminal.isSuspended {
+                SavedTerminal.isSuspended = true
+                _ = tcsetattr(SavedTerminal.inputFD, TCSADRAIN, SavedTerminal.termios)
+                SavedTerminal.leaveScreenBytes.withUnsafeBufferPointer { buffer in
+                    _ = Glibc.write(SavedTerminal.outputFD, buffer.baseAddress, buffer.count)
+                }
+            }
+            var defaultAction = sigaction()
+            sigemptyset(&defaultAction.sa_mask)
+            defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+            var ours = sigaction()
+            sigaction(SIGTSTP, &defaultAction, &ours)
+            var stop = sigset_t()
+            sigemptyset(&stop)
+            sigaddset(&stop, SIGTSTP)
+            var previous = sigset_t()
+            sigprocmask(SIG_UNBLOCK, &stop, &previous)
+            kill(getpid(), SIGTSTP)  // stops here until SIGCONT
+            sigprocmask(SIG_SETMASK, &previous, nil)
+            sigaction(SIGTSTP, &ours, nil)
+            errno = savedErrno
+        }
+        sigaction(SIGTSTP, &action, nil)
     }
 }
 
 /// What the signal handlers need, set before they are installed and read-only afterwards except
-/// `isRaw`.
+/// `isRaw` and `isSuspended`.
 ///
 /// Plain globals, because a signal handler is a C function that cannot capture; `nonisolated(unsafe)`
 /// because the only concurrent reader is a signal handler on the same thread, which Swift's model
@@ -137,9 +204,19 @@ private enum SavedTerminal {
         cell.initialize(to: Glibc.termios())
         return cell
     }()
+    /// The raw mode made from it, which SIGCONT switches on again; a heap cell like ``termios``.
+    nonisolated(unsafe) static let raw: UnsafeMutablePointer<Glibc.termios> = {
+        let cell = UnsafeMutablePointer<Glibc.termios>.allocate(capacity: 1)
+        cell.initialize(to: Glibc.termios())
+        return cell
+    }()
     nonisolated(unsafe) static var inputFD: Int32 = 0
     nonisolated(unsafe) static var outputFD: Int32 = 1
     nonisolated(unsafe) static var isRaw = false
+    /// Set by SIGTSTP once the terminal was given back, cleared by SIGCONT when raw mode is on again.
+    nonisolated(unsafe) static var isSuspended = false
     /// ``TerminalMode/leaveScreen`` as bytes, made before any signal can arrive.
     static let leaveScreenBytes: [UInt8] = Array(TerminalMode.leaveScreen.utf8)
+    /// ``TerminalMode/enterScreen`` as bytes, made before any signal can arrive.
+    static let enterScreenBytes: [UInt8] = Array(TerminalMode.enterScreen.utf8)
 }

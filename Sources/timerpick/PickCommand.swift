@@ -27,6 +27,12 @@ enum PickCommand {
             let zone = PickTimeZone.current()
             if let warning = zone.warning { Terminal.write(2, "timerctl pick: warning: \(warning)\n") }
             picker = try options.makePicker(now: now, timeZone: zone.zone, systemLocale: systemLocale())
+            if PickerScreen.reversedRangeNote(picker) != nil {
+                Terminal.write(
+                    2,
+                    "timerctl pick: warning: --min is after --max: an inverted range is ignored, so neither"
+                        + " applies\n")
+            }
         } catch {
             Terminal.write(
                 2, "Error: \(error)\nSee 'timerctl pick --help'.\n")
@@ -53,7 +59,7 @@ enum PickCommand {
     private static func loop(_ state: inout PickerState, screen: PickerScreen, descriptors: Terminal.Descriptors)
         -> Int32
     {
-        draw(state, screen: screen, descriptors: descriptors)
+        var showsWheels = draw(state, screen: screen, descriptors: descriptors)
         while true {
             let input: Terminal.Input
             do throws(Terminal.Failure) {
@@ -70,6 +76,8 @@ enum PickCommand {
                 break
             case .bytes(let bytes):
                 for key in Key.decode(bytes) {
+                    // A "too narrow" or "too short" message is on screen: only Esc acts, nothing changes unseen.
+                    guard showsWheels || key == .escape else { continue }
                     switch state.handle(key) {
                     case .accept: return 0
                     case .cancel: return 1
@@ -77,21 +85,24 @@ enum PickCommand {
                     }
                 }
             }
-            draw(state, screen: screen, descriptors: descriptors)
+            showsWheels = draw(state, screen: screen, descriptors: descriptors)
         }
     }
 
-    private static func draw(_ state: PickerState, screen: PickerScreen, descriptors: Terminal.Descriptors) {
-        let lines = screen.lines(for: state, columns: Terminal.columns(descriptors))
+    /// Draws one frame; returns whether it shows the wheels.
+    private static func draw(_ state: PickerState, screen: PickerScreen, descriptors: Terminal.Descriptors) -> Bool {
+        let size = Terminal.size(descriptors)
+        let frame = screen.frame(for: state, columns: size.columns, rows: size.rows)
         // Home, clear, then the lines; CR LF because raw mode turns off output processing.
-        Terminal.write(descriptors.output, "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+        Terminal.write(descriptors.output, "\u{1B}[H\u{1B}[2J" + frame.lines.joined(separator: "\r\n"))
+        return frame.showsWheels
     }
 
-    /// "Now": `TIMERPICK_NOW` (an ISO 8601 instant, so tests can fix the clock) or the system clock, cut to the
-    /// whole minute, since the wheels show no seconds.
+    /// "Now": `TIMERPICK_NOW` (an ISO 8601 instant, so tests can fix the clock) or the system clock, with its
+    /// seconds: `--min now` is this instant; the wheels open at it cut to the whole minute
+    /// (``PickOptions/makePicker(now:timeZone:systemLocale:)``).
     static func now(environment: [String: String]) -> Date {
-        let now = environment["TIMERPICK_NOW"].flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
-        return Date(timeIntervalSinceReferenceDate: (now.timeIntervalSinceReferenceDate / 60).rounded(.down) * 60)
+        environment["TIMERPICK_NOW"].flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
     }
 
     /// The locale of `LC_ALL`, `LC_TIME` or `LANG` (POSIX order), else en_US.

@@ -14,7 +14,7 @@ struct PickOptions: Equatable {
     /// `--min TIME` and `--max TIME`, as typed.
     var minimum: String?
     var maximum: String?
-    /// `--locale ID` and `--calendar ID`; `nil` follows the system.
+    /// `--locale ID` and `--calendar ID`; `nil` follows the system's locale and that locale's calendar.
     var locale: String?
     var calendar: String?
     var isHelp = false
@@ -84,8 +84,18 @@ struct PickOptions: Equatable {
 
     /// Builds the picker: "now", the system zone and the options.
     ///
+    /// The wheels open at `now` cut to the whole minute. When a minimum is given and that is before it, they
+    /// open at the first step of the minute interval at or after the minimum instead, so that Enter at once
+    /// picks a time in range: with `--min now` (what `timerctl start --pick` passes) at 16:07:20 and an
+    /// interval of 5, at 16:10. A reversed range (minimum after maximum) applies neither bound (rule B10), so
+    /// the wheels then open at `now`.
+    ///
+    /// The calendar is `--calendar`, else the locale's own (`--locale`, else the system's): `th_TH` and
+    /// `th_TH@calendar=buddhist` count Buddhist years, `ja_JP@calendar=japanese` Japanese eras.
+    ///
     /// - Parameters:
-    ///   - now: The current instant (the initial selection and the date wheel's "Today").
+    ///   - now: The current instant, with its seconds: `now` in `--min`/`--max`, the base of `+25m`; cut to the
+    ///     minute, the initial selection and the date wheel's "Today".
     ///   - timeZone: The zone the wheels show.
     ///   - systemLocale: The locale when `--locale` is not given.
     /// - Throws: ``UsageError`` for an unknown locale or calendar or an unreadable `--min`/`--max`.
@@ -101,15 +111,19 @@ struct PickOptions: Equatable {
             }
         }
         do throws(DatePickingError) {
-            let calendar = try calendar.map { name throws(DatePickingError) in try DatePicker.calendar(identifier: name)
-            }
+            let shown = Date(
+                timeIntervalSinceReferenceDate: (now.timeIntervalSinceReferenceDate / 60).rounded(.down) * 60)
             var picker = DatePicker(
                 environment: DatePickerEnvironment(
-                    now: now, locale: systemLocale, timeZone: timeZone, calendar: Calendar(identifier: .gregorian)))
+                    now: shown, locale: systemLocale, timeZone: timeZone, calendar: Calendar(identifier: .gregorian)))
             picker.datePickerMode = mode
             try picker.setMinuteInterval(minuteInterval)
             try picker.setLocale(identifier: locale)
-            picker.calendar = calendar
+            if let calendar {
+                try picker.setCalendar(identifier: calendar)
+            } else {
+                picker.calendar = Self.calendar(of: picker.locale ?? systemLocale)
+            }
             picker.timeZone = timeZone
             picker.minimumDate = try minimum.map { text throws(DatePickingError) in
                 try Self.instant(text, now: now, timeZone: timeZone)
@@ -117,16 +131,50 @@ struct PickOptions: Equatable {
             picker.maximumDate = try maximum.map { text throws(DatePickingError) in
                 try Self.instant(text, now: now, timeZone: timeZone)
             }
-            // The initialiser already selected `now`; setting `date` again in countdown mode would load the
+            // The initialiser already selected `shown`; setting `date` again in countdown mode would load the
             // time of day as a duration (decision A12), so a countdown starts at one interval instead (B20).
+            if mode != .countDownTimer, let minimum = picker.minimumDate, shown < minimum,
+                picker.maximumDate.map({ minimum <= $0 }) ?? true
+            {
+                picker.date = Self.firstStep(atOrAfter: minimum, interval: picker.minuteInterval, timeZone: timeZone)
+            }
             return picker
         } catch {
             throw UsageError(description: error.description)
         }
     }
 
-    /// An ISO 8601 instant with Z or an offset, or a local time resolved like `timerctl start --at`.
+    /// The locale's own calendar (its `calendar` keyword, else its region's default: Buddhist for th_TH), in
+    /// GMT and `en_US_POSIX` like ``DatePicking/DatePicker/calendar(identifier:)``, so nothing of the machine
+    /// leaks in; the picker shows it in its own zone.
+    static func calendar(of locale: Locale) -> Calendar {
+        var calendar = Calendar(identifier: locale.calendar.identifier)
+        calendar.timeZone = .gmt
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        return calendar
+    }
+
+    /// The first instant at or after `date` whose local minute in `timeZone` is a multiple of `interval` and
+    /// whose seconds are 0: 16:07:20 with interval 5 gives 16:10:00, 16:10:00 gives itself.
+    ///
+    /// - Parameters:
+    ///   - date: The instant.
+    ///   - interval: Minutes, 1 to 30 (a divisor of 60).
+    ///   - timeZone: The zone whose wall minutes make the grid (Asia/Kathmandu, +05:45, has its own).
+    /// - Returns: The step.
+    static func firstStep(atOrAfter date: Date, interval: Int, timeZone: TimeZone) -> Date {
+        let minute = Date(timeIntervalSinceReferenceDate: (date.timeIntervalSinceReferenceDate / 60).rounded(.up) * 60)
+        let offset = timeZone.secondsFromGMT(for: minute)
+        let localMinutes = Int(((minute.timeIntervalSinceReferenceDate + Double(offset)) / 60).rounded(.down))
+        let step = max(interval, 1)
+        let remainder = ((localMinutes % step) + step) % step
+        return remainder == 0 ? minute : minute.addingTimeInterval(Double((step - remainder) * 60))
+    }
+
+    /// `now` (the present instant, seconds included), an ISO 8601 instant with Z or an offset, or a local time
+    /// resolved like `timerctl start --at`.
     static func instant(_ text: String, now: Date, timeZone: TimeZone) throws(DatePickingError) -> Date {
+        if text.lowercased() == "now" { return now }
         let iso = ISO8601DateFormatter()
         if let date = iso.date(from: ISO8601.completingSeconds(text)) { return date }
         var calendar = Calendar(identifier: .gregorian)

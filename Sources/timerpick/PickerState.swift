@@ -40,9 +40,11 @@ struct PickerState {
 
     /// Applies one key.
     ///
-    /// Left and right move the focus (stopping at the ends); up and down spin the focused wheel by one row,
-    /// toward the previous or the next value; PageUp and PageDown by ``pageRows``; digits type a value (see
-    /// ``type(_:)``); Enter accepts and Escape cancels.
+    /// Left and right move the focus (stopping at the ends); up and down step the focused wheel by one row,
+    /// toward the previous or the next value; PageUp and PageDown by ``pageRows``. A step passes over rows
+    /// that cannot be selected, such as the hour a daylight-saving gap skips (``DatePicker/step(_:by:)``,
+    /// decision A17 of docs/datepicker-rules.md); digits type a value (see ``type(_:)``); Enter accepts and
+    /// Escape cancels.
     ///
     /// - Parameter key: The key.
     /// - Returns: What to do next.
@@ -89,7 +91,7 @@ struct PickerState {
     @discardableResult
     private mutating func spinFocused(by rows: Int) -> SpinOutcome? {
         guard let kind = focusedKind else { return nil }
-        return picker.spin(kind, by: rows)
+        return picker.step(kind, by: rows)
     }
 
     /// Spins the focused wheel to the row showing `value`; `false` if the wheel has no such row.

@@ -8,7 +8,8 @@ import TimerSystem
 /// Raw mode is undone on every way out: ``restore()`` after Enter, Escape or an error, and the handlers for
 /// SIGINT, SIGTERM and SIGHUP, which restore the saved `termios` and the screen with async-signal-safe calls only
 /// (`tcsetattr`, `write`, `_exit`; POSIX.1-2017 §2.4.3) and exit with 128 + the signal number. SIGWINCH only sets
-/// a flag that the event loop reads after `poll` is interrupted.
+/// a flag that the event loop reads after `poll` is interrupted. Ctrl-Z gives the terminal back before the
+/// process stops, and SIGCONT (`fg`) takes it again and sets the same flag, so the picker redraws.
 enum Terminal {
     /// Why the terminal cannot be used.
     enum Failure: Error, Equatable, CustomStringConvertible {
@@ -68,8 +69,10 @@ enum Terminal {
     /// Leaves the alternate screen, shows the cursor and restores the saved mode. Safe to call twice.
     static func restore() { TerminalMode.restore() }
 
-    /// The terminal's width in columns (`TIOCGWINSZ`), or 80 when it does not say.
-    static func columns(_ descriptors: Descriptors) -> Int { TerminalMode.size(of: descriptors.output).columns }
+    /// The terminal's width in columns and height in lines (`TIOCGWINSZ`), or 80 × 24 when it does not say.
+    static func size(_ descriptors: Descriptors) -> (columns: Int, rows: Int) {
+        TerminalMode.size(of: descriptors.output)
+    }
 
     /// Writes all of `text`, retrying after `EINTR` and short writes.
     static func write(_ fd: Int32, _ text: String) { TerminalMode.write(fd, text) }

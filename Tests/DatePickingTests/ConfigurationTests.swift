@@ -27,10 +27,11 @@ struct ConfigurationTests {
                 calendarIdentifier: "buddhist"))
         #expect(picker.effectiveCalendar.identifier == .buddhist)
         #expect(picker.effectiveCalendar.timeZone.identifier == "Asia/Tokyo")
-        #expect(picker.effectiveLocale.identifier == "de_DE")
+        // The environment's calendar is merged into its locale (B2).
+        #expect(picker.effectiveLocale.identifier == "de_DE@calendar=buddhist")
         picker.locale = Locale(identifier: "en_US")
         picker.locale = nil
-        #expect(picker.effectiveLocale.identifier == "de_DE")
+        #expect(picker.effectiveLocale.identifier == "de_DE@calendar=buddhist")
     }
 
     @Test("B1: mode names round-trip through their UIKit spelling")

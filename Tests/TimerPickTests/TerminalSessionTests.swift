@@ -6,6 +6,7 @@ import Testing
 /// instant out. Instants are fixed with `TIMERPICK_NOW`, zones with `TZ`.
 @Suite("Terminal picker on a pseudo-terminal", .timeLimit(.minutes(1)))
 struct TerminalSessionTests {
+    static let up = "\u{1B}[A"
     static let right = "\u{1B}[C"
     static let down = "\u{1B}[B"
     static let enter = "\r"
@@ -31,11 +32,11 @@ struct TerminalSessionTests {
             first == """
                  Pick a date · en_GB · gregorian · Europe/Paris
 
-                     29    November    2024 
-                     30    December    2025 
-                  > [31]   January     2026   <
-                     1     February    2027 
-                     2      March      2028 
+                     29    November     2024 
+                     30    December     2025 
+                  > [31]    January     2026   <
+                     1     February     2027 
+                     2       March      2028 
 
                   = 2026-01-31T01:30:00+01:00
                   ←/→ wheel  ↑/↓ spin  PgUp/PgDn ×10  0-9 type  Enter accept  Esc cancel
@@ -45,7 +46,8 @@ struct TerminalSessionTests {
         terminal.type(Self.down)
         // February has 28 days in 2026, so day 31 becomes 28 (rule B19); 29–31 are dimmed, here "(29)".
         let february = terminal.waitForFrame(containing: "[February]")
-        #expect(february.contains("  >   28    [February]   2026   <"))
+        // Every column keeps its width: the month wheel is as wide as "September", plus a column each side.
+        #expect(february.contains("  >  28   [February]    2026   <"))
         #expect(february.contains("(29)"))
         #expect(february.contains("= 2026-02-28T01:30:00+01:00"))
         terminal.type(Self.enter)
@@ -55,29 +57,30 @@ struct TerminalSessionTests {
         #expect(terminal.isCooked)
     }
 
-    @Test("Europe/Paris on 2026-03-29: hour 01 → 02 is in the gap and reverts; typing 3 crosses to 03:30 CEST")
+    @Test("Europe/Paris on 2026-03-29: hour 02 is in the gap, shown unavailable; Down steps 01:30 → 03:30 CEST")
     func daylightSavingGap() throws {
-        // 2026-03-29T00:30:00Z is 01:30 CET; at 02:00 CET clocks go to 03:00 CEST, so 02:30 does not exist.
+        // 2026-03-29T00:30:00Z is 01:30 CET; at 02:00 CET clocks go to 03:00 CEST, so 02:xx does not exist.
         let terminal = try PseudoTerminal(
             Self.timerpick, ["--mode", "date-and-time", "--locale", "en_GB"],
             environment: Self.environment(zone: "Europe/Paris", now: "2026-03-29T00:30:00Z"))
         terminal.waitForFrame(containing: "= 2026-03-29T01:30:00+01:00")
         terminal.type(Self.right)
-        terminal.waitForFrame(containing: "[01]")
-        let frames = terminal.frameCount
+        let focused = terminal.waitForFrame(containing: "[01]")
+        // The missing hour's row is disabled (rule B13), in parentheses without colour.
+        #expect(focused.contains("(02)"))
+        #expect(!focused.contains(" 02 "))
+        // Down passes over it (decision A17): 03:30 CEST, one real hour after the start (rule B23).
         terminal.type(Self.down)
-        let reverted = terminal.waitForFrame(after: frames)
-        #expect(reverted.contains("[01]"))
-        // The model reverts a spin into the gap (decision A7): still 01:30 CET.
-        #expect(reverted.contains("= 2026-03-29T01:30:00+01:00"))
-        terminal.type("3")
         let crossed = terminal.waitForFrame(containing: "[03]")
         #expect(crossed.contains("= 2026-03-29T03:30:00+02:00"))
         #expect(crossed.contains("Today"))
+        terminal.type(Self.up)
+        #expect(terminal.waitForFrame(containing: "[01]").contains("= 2026-03-29T01:30:00+01:00"))
+        terminal.type("3")
+        terminal.waitForFrame(containing: "[03]")
         terminal.type(Self.enter)
         let result = terminal.finish()
         #expect(result.status == 0)
-        // 03:30 CEST is 01:30Z, one real hour after the start (rule B23).
         #expect(result.output == "2026-03-29T03:30:00+02:00\n")
     }
 

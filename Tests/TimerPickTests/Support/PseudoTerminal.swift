@@ -24,7 +24,7 @@ final class PseudoTerminal {
     /// `timerctl watch`), else a pipe.
     init(
         _ executable: String, _ arguments: [String], environment: [String: String], columns: Int = 80,
-        outputIsTerminal: Bool = false
+        rows: Int = 24, outputIsTerminal: Bool = false
     ) throws {
         // posix_openpt/grantpt/unlockpt/ptsname are not in Swift's Glibc module (they need _XOPEN_SOURCE), so this
         // does what they do on Linux: open /dev/ptmx, unlock the slave (TIOCSPTLCK) and ask its number (TIOCGPTN).
@@ -38,7 +38,7 @@ final class PseudoTerminal {
             throw Failure(description: "/dev/ptmx: \(String(cString: strerror(errno)))")
         }
         let slavePath = "/dev/pts/\(number)"
-        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         let slave = open(slavePath, O_RDWR | O_NOCTTY)
         var pipeFDs: [Int32] = [0, 0]
@@ -91,10 +91,27 @@ final class PseudoTerminal {
         close(outputPipe)
     }
 
-    /// Changes the terminal's width, as a resized window does; the kernel sends SIGWINCH to the child.
-    func resize(columns: Int) {
-        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    /// Changes the terminal's size, as a resized window does; the kernel sends SIGWINCH to the child.
+    func resize(columns: Int, rows: Int = 24) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+
+    /// Puts the terminal in canonical mode with echo, as a shell does when its job stops (bash and zsh
+    /// restore their own mode before printing the prompt).
+    func makeCooked() {
+        var mode = termios()
+        guard tcgetattr(slave, &mode) == 0 else { return }
+        mode.c_lflag |= tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        mode.c_iflag |= tcflag_t(ICRNL)
+        mode.c_oflag |= tcflag_t(OPOST)
+        _ = tcsetattr(slave, TCSANOW, &mode)
+    }
+
+    /// Reads what the child draws for `seconds`, for a test that waits for something that must not happen.
+    func drain(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline { pump(milliseconds: 50) }
     }
 
     /// Types `text` (escape sequences included) in one write, as a terminal sends one key.
