@@ -247,10 +247,27 @@ struct PostgresScaleTests {
             let status = try p50 { _ = try host.timer(named: "n\(Int.random(in: 0..<size))", owner: 7) }
             let claim = try p50 { _ = try host.claimDue(limit: 500, leaseSeconds: 5) }
             let next = try p50 { _ = try host.secondsUntilNextDue(cap: 1) }
+            // timerd's quota check before a start, for the owner of every filled row (default limit 10,000).
+            let quota = try p50 { _ = try host.liveCount(owner: 7, atMost: 10_000) }
             figures.append(
                 String(
                     format: "%d live: start p50 %.3f ms, status by name p50 %.3f ms, idle claim p50 %.3f ms, "
-                        + "next deadline p50 %.3f ms", size, start, status, claim, next))
+                        + "next deadline p50 %.3f ms, quota count (limit 10,000) p50 %.3f ms", size, start, status,
+                    claim, next, quota))
+            // What each reads (EXPLAIN (ANALYZE, BUFFERS), the top node's buffers) and its plan's nodes.
+            for (what, sql, parameters) in [
+                ("start", PostgresTimerQueue.startSQL, ["8", nil, "{7200000000000}", "a", nil, nil]),
+                ("status by name", PostgresTimerQueue.namedTimerSQL, ["n\(size / 2)", "7"]),
+                ("idle claim", PostgresTimerQueue.claimSQL, ["a", "5", "500"]),
+                ("next deadline", PostgresTimerQueue.nextDueSQL, []),
+            ] as [(String, String, [String?])] {
+                let plan = try host.connection.query("EXPLAIN (ANALYZE, BUFFERS) " + sql, parameters)
+                    .rows.compactMap { $0.first ?? nil }
+                let scans = plan.filter { $0.contains("Scan") }.map {
+                    $0.trimmingCharacters(in: .whitespaces).split(separator: "(").first.map(String.init) ?? ""
+                }
+                print("plan at \(size) live, \(what): \(Self.buffers(plan.joined(separator: "\n"))) buffers; \(scans)")
+            }
         }
         print("scale figures: " + figures.joined(separator: "; "))
     }
