@@ -176,6 +176,7 @@ final class SharedHost {
         connectionString: String, hostID: String, timeouts: PostgresSessionTimeouts, hostLockWaitMilliseconds: Int
     ) throws(PostgresError) -> PostgresTimerQueue {
         let connection = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
+        try connection.checkSessionIsKept()
         try PostgresSchema.migrate(connection)
         let locked = try connection.query(
             "SELECT pg_try_advisory_lock_shared(hashtext('timerd-writer:' || current_schema()))")

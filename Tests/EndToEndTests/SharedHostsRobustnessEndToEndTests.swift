@@ -179,4 +179,52 @@ struct SharedHostsRobustnessEndToEndTests {
                 == "0")
         #expect(host.stopDaemon() == 0)
     }
+
+    @Test(
+        "Behind pgbouncer: transaction pooling is refused at start with a clear error (both forms); session pooling works",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/pgbouncer")))
+    func pgbouncerPoolModes() throws {
+        let cluster = try Cluster()
+        func bouncer(_ mode: String) throws -> String {
+            let (status, output) = PostgresTestCluster.runScript(["pgbouncer", cluster.directory, mode])
+            guard status == 0, let last = output.split(separator: "\n").last else {
+                throw SystemFailure("scripts/pg-cluster pgbouncer: \(output)")
+            }
+            return String(last)
+        }
+        let transaction = try bouncer("transaction")
+        let harness = try Harness()
+        for extra in [["--shared", "--host-id", "t0"], []] {
+            // Under timeout(1): a timerd that started anyway (as it did) is ended after 15 s, exit 124.
+            let refused = Harness.run(
+                "/usr/bin/timeout",
+                [
+                    "15", Harness.timerd, "--socket", harness.socketPath, "--state-dir", harness.stateDirectory,
+                    "--store", transaction,
+                ] + extra)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(
+                refused.stderr.contains("the connection does not keep one database session (server process "),
+                "\(refused)")
+            #expect(
+                refused.stderr.contains(
+                    "a pooler in transaction or statement mode (pgbouncer pool_mode=transaction) loses LISTEN, "
+                        + "advisory locks and session settings; connect timerd to PostgreSQL directly or through a "
+                        + "pool in session mode"), "\(refused)")
+        }
+        // Session pooling keeps a session per client: two hosts through it, a timer started on one
+        // and waited for on the other (the end reaches the other host through the outbox).
+        let session = try bouncer("session")
+        let a = try Harness()
+        try a.startDaemon(extraArguments: ["--store", session, "--shared", "--host-id", "p0"])
+        let b = try Harness()
+        try b.startDaemon(extraArguments: ["--store", session, "--shared", "--host-id", "p1"])
+        #expect(a.ctl(["start", "1s", "--name", "through-pool"]).status == 0)
+        let began = Date()
+        let waited = b.ctl(["wait", "through-pool"])
+        #expect(waited.status == 0, "\(waited)")
+        #expect(Date().timeIntervalSince(began) < 5)
+        #expect(a.stopDaemon() == 0)
+        #expect(b.stopDaemon() == 0)
+    }
 }

@@ -91,6 +91,14 @@ struct PostgresScaleTests {
         try holder.execute("ROLLBACK")
     }
 
+    @Test("A direct connection keeps its session (the pooler check passes); behind transaction pooling it does not")
+    func sessionKept() throws {
+        let schema = try freshSchema()
+        let connection = try PostgresConnection(connectionString: schema.connectionString)
+        try connection.checkSessionIsKept()
+        // Transaction pooling itself is tried with pgbouncer by SharedHostsRobustnessEndToEndTests.
+    }
+
     @Test("A batch completes many claims in one statement, each under its own fence, with its outbox rows")
     func batchedCompletion() throws {
         let schema = try freshSchema()

@@ -205,6 +205,33 @@ public final class PostgresConnection {
         return value
     }
 
+    /// Refuses a connection that does not keep one server session: a pooler in transaction or
+    /// statement mode (pgbouncer's `pool_mode=transaction`) hands each transaction to whichever
+    /// server connection is free, so `LISTEN`, session advisory locks and the session timeouts
+    /// timerd relies on do not hold.
+    ///
+    /// The check: this connection's server process (`pg_backend_pid()`) must stay the same across
+    /// statements, and a second connection opened meanwhile must get another one (behind
+    /// transaction pooling it is handed the server connection this one just released).
+    ///
+    /// - Throws: ``PostgresError/server(sqlState:message:)`` with SQLSTATE `TD005` when the session
+    ///   is not kept; ``PostgresError`` when a statement or the second connection fails.
+    public func checkSessionIsKept() throws(PostgresError) {
+        let first = try query("SELECT pg_backend_pid()").value(0, 0)
+        let probe = try PostgresConnection(
+            connectionString: connectionString, applicationName: "timerd-session-check", timeouts: timeouts)
+        let other = try probe.query("SELECT pg_backend_pid()").value(0, 0)
+        let again = try query("SELECT pg_backend_pid()").value(0, 0)
+        guard first != again || first == other else { return }
+        throw .server(
+            sqlState: "TD005",
+            message:
+                "the connection does not keep one database session (server process \(first ?? "?"), then "
+                + "\(again ?? "?"); another connection got \(other ?? "?")): a pooler in transaction or statement "
+                + "mode (pgbouncer pool_mode=transaction) loses LISTEN, advisory locks and session settings; "
+                + "connect timerd to PostgreSQL directly or through a pool in session mode")
+    }
+
     /// Reads what the server sent without being asked and returns the notifications among it
     /// (`LISTEN channel` first). Call it when ``socket`` is readable; it never blocks.
     ///
