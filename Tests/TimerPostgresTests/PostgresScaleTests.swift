@@ -99,6 +99,33 @@ struct PostgresScaleTests {
         // Transaction pooling itself is tried with pgbouncer by SharedHostsRobustnessEndToEndTests.
     }
 
+    @Test("A migration waits for another host's migration longer than the session's lock_timeout")
+    func migrationIgnoresLockTimeout() throws {
+        let schema = try freshSchema()
+        let connectionString = schema.connectionString
+        let locked = DispatchSemaphore(value: 0)
+        // As a host in the middle of a migration holds it, for 0.6 s.
+        let holder = Thread {
+            let holder = try? PostgresConnection(connectionString: connectionString)
+            _ = try? holder?.execute(
+                "BEGIN; SELECT pg_advisory_xact_lock(hashtext('timerd-migrate:' || current_schema()))")
+            locked.signal()
+            usleep(600_000)
+            _ = try? holder?.execute("COMMIT")
+        }
+        holder.start()
+        locked.wait()
+        let connection = try PostgresConnection(
+            connectionString: schema.connectionString,
+            timeouts: PostgresSessionTimeouts(
+                lockMilliseconds: 100, statementMilliseconds: 30_000, idleInTransactionMilliseconds: 3_000))
+        let began = Date()
+        #expect(try PostgresSchema.migrate(connection) == [1, 2, 3, 4])
+        #expect(Date().timeIntervalSince(began) >= 0.5)
+        // The session's own timeout is back after the migration's transaction.
+        #expect(try connection.query("SELECT current_setting('lock_timeout')").value(0, 0) == "100ms")
+    }
+
     @Test("A batch completes many claims in one statement, each under its own fence, with its outbox rows")
     func batchedCompletion() throws {
         let schema = try freshSchema()

@@ -150,6 +150,10 @@ public enum PostgresSchema {
     @discardableResult
     public static func migrate(_ connection: PostgresConnection) throws(PostgresError) -> [Int] {
         try connection.transaction { connection throws(PostgresError) in
+            // The session's timeouts (PostgresSessionTimeouts) are for serving, not for a migration:
+            // hosts starting at once wait here while one migrates, and building an index over a
+            // large table may take longer than a statement may.
+            try connection.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
             // One lock per schema: hosts of other schemas in the same database do not wait.
             try connection.query("SELECT pg_advisory_xact_lock(hashtext('timerd-migrate:' || current_schema()))")
             try connection.execute(
