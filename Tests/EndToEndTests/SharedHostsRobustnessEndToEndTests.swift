@@ -227,4 +227,51 @@ struct SharedHostsRobustnessEndToEndTests {
         #expect(a.stopDaemon() == 0)
         #expect(b.stopDaemon() == 0)
     }
+
+    @Test(
+        "A failover to a promoted standby that lacks acknowledged starts (asynchronous replication): their ids are never handed out again"
+    )
+    func failoverNeverReusesIDs() throws {
+        let cluster = try Cluster()
+        let (status, output) = PostgresTestCluster.runScript(["standby", cluster.directory])
+        let both = try #require(status == 0 ? output.split(separator: "\n").last.map(String.init) : nil, "\(output)")
+        let host = try Harness()
+        try host.startDaemon(extraArguments: ["--store", both, "--shared", "--host-id", "f0"])
+        /// Starts a timer named `name` and returns its id (timerctl prints `started ID "NAME": …`).
+        func start(_ name: String) -> Int? {
+            let run = host.ctl(["start", "1h", "--name", name])
+            guard run.status == 0 else { return nil }
+            return run.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        let replicated = try ["a1", "a2", "a3"].map { try #require(start($0)) }
+        #expect(replicated == [1, 2, 3])
+        // Wait until the standby has them, then cut it off: what the primary acknowledges next is
+        // what asynchronous replication loses at a failover.
+        let standby = "host=\(cluster.directory)/standby-socket user=postgres dbname=postgres"
+        #expect(
+            SharedHostsEndToEndTests.await(10) {
+                Harness.run("/usr/bin/env", ["psql", standby, "-Atc", "SELECT count(*) FROM timerd_timers"]).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "3"
+            })
+        #expect(PostgresTestCluster.runScript(["detach", cluster.directory]).0 == 0)
+        let lost = try ["b1", "b2", "b3"].map { try #require(start($0)) }
+        #expect(lost == [4, 5, 6])
+        #expect(PostgresTestCluster.runScript(["down", cluster.directory]).0 == 0)
+        #expect(PostgresTestCluster.runScript(["promote", cluster.directory]).0 == 0)
+        // The host finds the promoted standby (target_session_attrs=read-write) by itself.
+        var after: Int?
+        _ = SharedHostsEndToEndTests.await(15) {
+            after = start("c1")
+            return after != nil
+        }
+        let id = try #require(after, "\(host.log().suffix(1_500))")
+        // The acknowledged starts b1…b3 are gone with the old primary (asynchronous replication
+        // allows that), but their ids are not given to new timers: the sequence moved on by
+        // PostgresTimerQueue.idGapAfterServerChange (1,000,000) past what the standby had.
+        #expect(id > 1_000_000 && id < 1_000_100, "c1 got id \(id)")
+        let names = Harness.run(
+            "/usr/bin/env", ["psql", standby, "-Atc", "SELECT string_agg(name, ',' ORDER BY id) FROM timerd_timers"])
+        #expect(names.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a1,a2,a3,c1")
+        #expect(host.stopDaemon() == 0)
+    }
 }
