@@ -297,44 +297,7 @@ public final class PostgresTimerQueue {
     public func completeWithAction(_ claim: Claim, actionLeaseSeconds: Double = 30) throws(PostgresError) -> (
         completion: Completion, finished: FinishedTimer?
     ) {
-        try connection.transaction { connection throws(PostgresError) in
-            // `met` is the deadline this completion met (the row's due_at before the update), kept
-            // in the outbox row with the completion's instant, so lateness can be read from it.
-            let rows = try connection.query(
-                """
-                UPDATE timerd_timers t
-                SET step = CASE WHEN t.step + 1 < t.steps THEN t.step + 1 ELSE t.step END,
-                    state = CASE WHEN t.step + 1 < t.steps THEN 'running' ELSE 'finished' END,
-                    live = t.step + 1 < t.steps,
-                    due_at = CASE WHEN t.step + 1 < t.steps
-                        THEN t.due_at + make_interval(secs => t.segments_ns[t.step + 2] / 1e9) END,
-                    ended_at = CASE WHEN t.step + 1 < t.steps THEN NULL ELSE clock_timestamp() END,
-                    action_state = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN 'pending' END,
-                    claim_until = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL
-                        THEN clock_timestamp() + make_interval(secs => $4::double precision) END,
-                    claimed_by = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN $3 END,
-                    version = t.version + 1, updated_at = now()
-                FROM (SELECT due_at AS met FROM timerd_timers WHERE id = $1) old
-                WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
-                RETURNING t.state, t.step, old.met, t.owner, t.name, t.action,
-                    (SELECT sum(s) FROM unnest(t.segments_ns) s)
-                """, [String(claim.id), String(claim.fence), hostID, String(actionLeaseSeconds)])
-            guard let state = rows.value(0, 0) else { return (.fenceLost, nil) }
-            let kind = state == "finished" ? "finished" : "step"
-            try connection.query(
-                """
-                INSERT INTO timerd_events (timer_id, kind, fence, host_id, at, due_at, rescue)
-                VALUES ($1, $2, $3, $4, clock_timestamp(), $5, $6)
-                """,
-                [String(claim.id), kind, String(claim.fence), hostID, rows.value(0, 2), claim.isRescue ? "t" : "f"])
-            guard state == "finished" else { return (.nextStep(Int(rows.int64(0, 1) ?? 0)), nil) }
-            return (
-                .finished,
-                FinishedTimer(
-                    owner: UInt32(clamping: rows.int64(0, 3) ?? 0), name: rows.value(0, 4),
-                    totalNanoseconds: rows.int64(0, 6) ?? 0, action: rows.value(0, 5))
-            )
-        }
+        try completeBatch([claim], actionLeaseSeconds: actionLeaseSeconds).first ?? (.fenceLost, nil)
     }
 
     /// ``completeWithAction(_:actionLeaseSeconds:)`` for many claims in one statement (so one
