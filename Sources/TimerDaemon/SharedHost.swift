@@ -86,7 +86,7 @@ final class SharedHost {
     var nextHistoryPruneAt: Int64 = 0
     var nextHistoryAgePruneAt: Int64 = 0
     /// When this host last read a timer's end from the outbox (boot-time ns, whichever host ended it).
-    var lastEndSeenAt = Syscall.bootTimeNanoseconds()
+    var lastEndSeenAt: Int64 = 0
     /// The connection's queue; `nil` while the database cannot be reached.
     private(set) var queue: PostgresTimerQueue?
     /// Why the last attempt to reach the database failed.
@@ -160,6 +160,7 @@ final class SharedHost {
         transactionStallMicroseconds = stall.isFinite ? UInt32(max(0, min(2, stall)) * 1e6) : 0
         self.timeouts = timeouts
         if clockOffset != 0 { log("test clock offset: this host's clocks read \(offsetSeconds) s off") }
+        lastEndSeenAt = Syscall.bootTimeNanoseconds() + clockOffset  // a first look at the history
         let queue = try Self.connect(
             connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 3_000)
         self.queue = queue
