@@ -126,6 +126,18 @@ extension CommandTable {
                     hosts on the same schema (also shared=yes in the file)
                     """),
             OptionSpec(
+                ["--pg-lock-timeout"], .value(ValueSpec("DURATION", .duration)),
+                help: "with --store: PostgreSQL lock_timeout (default 2s; 0 turns it off)"),
+            OptionSpec(
+                ["--pg-statement-timeout"], .value(ValueSpec("DURATION", .duration)),
+                help: "with --store: PostgreSQL statement_timeout (default 30s; 0 turns it off)"),
+            OptionSpec(
+                ["--pg-idle-in-transaction-timeout"], .value(ValueSpec("DURATION", .duration)),
+                help: """
+                    with --store: PostgreSQL idle_in_transaction_session_timeout
+                    (default 3s; 0 turns it off)
+                    """),
+            OptionSpec(
                 ["--migrate-only"],
                 help: "create or migrate the PostgreSQL schema, then exit"),
             OptionSpec(["-h", "--help"], help: "show this help"),

@@ -25,6 +25,8 @@ extension Daemon {
     /// waits it ends and the notifications to the connections.
     func sharedTurn() {
         guard let shared else { return }
+        shared.historyLimit = service.engine.historyLimit  // as a reload left them
+        shared.historyMaximumAge = service.engine.historyMaximumAge
         bootTimer.drain()
         armedDeadline = nil
         apply(shared.turn())

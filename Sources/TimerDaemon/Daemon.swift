@@ -142,14 +142,15 @@ public final class Daemon {
             let host = options.hostID ?? DaemonOptions.defaultHostID()
             shared = try SharedHost(
                 connectionString: connection, hostID: host, environment: ProcessInfo.processInfo.environment,
-                log: log)
+                timeouts: config.postgresTimeouts, log: log)
             store = MemoryStore()
             stateDirectory = "postgresql (shared)"
             storeDescription = "postgresql \(connection) (shared)"
             hostID = host
         } else if let connection = options.storeConnection ?? config.storeConnection {
             let host = options.hostID ?? DaemonOptions.defaultHostID()
-            store = options.makePostgresStore(connectionString: connection, hostID: host)
+            store = options.makePostgresStore(
+                connectionString: connection, hostID: host, timeouts: config.postgresTimeouts)
             stateDirectory = store.location
             storeDescription = "postgresql \(connection)"
             hostID = host

@@ -46,6 +46,17 @@ public struct DaemonConfig: Sendable, Equatable {
     public var idleTimeoutSeconds: Double = 300
     /// `log_level`: the least severe lines written to stderr, `error`, `warning` or `info` (default).
     public var logLevel = LogLevel.info
+    /// `pg_lock_timeout`: the PostgreSQL session's `lock_timeout` with `store`, in seconds (default
+    /// 2; 0 turns it off). Read at start-up only.
+    public var postgresLockTimeoutSeconds: Double = 2
+    /// `pg_statement_timeout`: the PostgreSQL session's `statement_timeout`, in seconds (default
+    /// 30; 0 turns it off). Read at start-up only.
+    public var postgresStatementTimeoutSeconds: Double = 30
+    /// `pg_idle_in_transaction_timeout`: the PostgreSQL session's
+    /// `idle_in_transaction_session_timeout`, in seconds (default 3; 0 turns it off): a host stopped
+    /// inside a transaction has its session ended by the server after this long, so that its row
+    /// locks go. Read at start-up only.
+    public var postgresIdleInTransactionTimeoutSeconds: Double = 3
 
     /// The defaults.
     public init() {}
@@ -53,7 +64,8 @@ public struct DaemonConfig: Sendable, Equatable {
     /// The keys a file may set, in the order error messages list them.
     public static let keys = [
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
-        "idle_timeout", "log_level", "store", "shared",
+        "idle_timeout", "log_level", "store", "shared", "pg_lock_timeout", "pg_statement_timeout",
+        "pg_idle_in_transaction_timeout",
     ]
 
     /// A configuration file that cannot be used.
@@ -135,6 +147,18 @@ public struct DaemonConfig: Sendable, Equatable {
             case "shared":
                 guard value == "yes" || value == "no" else { throw fail("shared must be yes or no, got \"\(value)\"") }
                 config.shared = value == "yes"
+            case "pg_lock_timeout", "pg_statement_timeout", "pg_idle_in_transaction_timeout":
+                let seconds: Double
+                do throws(CountdownError) {
+                    seconds = try DaemonConfig.timeoutSeconds(value)
+                } catch {
+                    throw fail("\(key): \(error) (0 turns it off)")
+                }
+                switch key {
+                case "pg_lock_timeout": config.postgresLockTimeoutSeconds = seconds
+                case "pg_statement_timeout": config.postgresStatementTimeoutSeconds = seconds
+                default: config.postgresIdleInTransactionTimeoutSeconds = seconds
+                }
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")
@@ -205,7 +229,22 @@ public struct DaemonConfig: Sendable, Equatable {
         if let value = options.historyLimit { result.historyLimit = value }
         if let value = options.historyMaximumAge { result.historyMaxAgeSeconds = value }
         if let value = options.logLevel { result.logLevel = value }
+        if let value = options.postgresLockTimeoutSeconds { result.postgresLockTimeoutSeconds = value }
+        if let value = options.postgresStatementTimeoutSeconds { result.postgresStatementTimeoutSeconds = value }
+        if let value = options.postgresIdleInTransactionTimeoutSeconds {
+            result.postgresIdleInTransactionTimeoutSeconds = value
+        }
         return result
+    }
+
+    /// A PostgreSQL session timeout's value: `0` (off) or a duration (`2s`, `500ms`, `1m`).
+    ///
+    /// - Parameter text: the value.
+    /// - Returns: seconds, 0 for off.
+    /// - Throws: `CountdownError` for anything else.
+    static func timeoutSeconds(_ text: String) throws(CountdownError) -> Double {
+        if text == "0" { return 0 }
+        return try DurationParser.seconds(from: text)
     }
 
     /// Connections kept for root and timerd's own uid: 1/16 of ``maximumConnections`` (64 of the

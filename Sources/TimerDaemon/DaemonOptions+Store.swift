@@ -28,8 +28,13 @@ extension DaemonOptions {
     ///   - connectionString: a libpq connection string or URI, without a password.
     ///   - hostID: this host's name in the database.
     /// - Returns: a store not yet loaded (nothing is contacted before `load()`).
-    func makePostgresStore(connectionString: String, hostID: String) -> any TimerStore {
-        PostgresStore(connectionString: connectionString, hostID: hostID, bootID: BootID.current() ?? "unknown-boot")
+    func makePostgresStore(connectionString: String, hostID: String, timeouts: PostgresSessionTimeouts)
+        -> any TimerStore
+    {
+        let store = PostgresStore(
+            connectionString: connectionString, hostID: hostID, bootID: BootID.current() ?? "unknown-boot")
+        store.timeouts = timeouts
+        return store
     }
 
     /// The default `--host-id`: the host name and the first 8 characters of the boot id
@@ -43,5 +48,17 @@ extension DaemonOptions {
             ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         let boot = BootID.current().map { String($0.prefix(8)) } ?? "noboot"
         return (host.isEmpty ? "localhost" : host) + "-" + boot
+    }
+}
+
+extension DaemonConfig {
+    /// The PostgreSQL session timeouts of `pg_lock_timeout`, `pg_statement_timeout` and
+    /// `pg_idle_in_transaction_timeout` (with their command-line flags applied), in milliseconds.
+    var postgresTimeouts: PostgresSessionTimeouts {
+        func milliseconds(_ seconds: Double) -> Int { Int(min(Double(Int32.max), (seconds * 1_000).rounded(.up))) }
+        return PostgresSessionTimeouts(
+            lockMilliseconds: milliseconds(postgresLockTimeoutSeconds),
+            statementMilliseconds: milliseconds(postgresStatementTimeoutSeconds),
+            idleInTransactionMilliseconds: milliseconds(postgresIdleInTransactionTimeoutSeconds))
     }
 }

@@ -55,6 +55,16 @@ public struct DaemonOptions: Sendable, Equatable {
     /// connection string or `postgresql://` URI names instead of the state directory; `nil` takes
     /// ``DaemonConfig``'s `store`, and without either the file store stays.
     public var storeConnection: String?
+    /// `--pg-lock-timeout`: the PostgreSQL session's `lock_timeout` in seconds (0: off); `nil`
+    /// takes ``DaemonConfig``'s `pg_lock_timeout` (default 2).
+    public var postgresLockTimeoutSeconds: Double?
+    /// `--pg-statement-timeout`: the PostgreSQL session's `statement_timeout` in seconds (0: off);
+    /// `nil` takes ``DaemonConfig``'s `pg_statement_timeout` (default 30).
+    public var postgresStatementTimeoutSeconds: Double?
+    /// `--pg-idle-in-transaction-timeout`: the PostgreSQL session's
+    /// `idle_in_transaction_session_timeout` in seconds (0: off); `nil` takes ``DaemonConfig``'s
+    /// `pg_idle_in_transaction_timeout` (default 3).
+    public var postgresIdleInTransactionTimeoutSeconds: Double?
     /// `--host-id NAME`: this host's name in a shared store's claims and logs; `nil` for the
     /// default (the host name and the first 8 characters of the boot id).
     public var hostID: String?
@@ -210,6 +220,18 @@ public struct DaemonOptions: Sendable, Equatable {
                 throw UsageError(message: "--host-id must be 1 to 255 bytes without spaces, got \"\(text)\"")
             }
             hostID = text
+        case "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout":
+            let seconds: Double
+            do {
+                seconds = try DaemonConfig.timeoutSeconds(text)
+            } catch {
+                throw UsageError(message: "\(flag): \(error) (0 turns it off)")
+            }
+            switch longName {
+            case "--pg-lock-timeout": postgresLockTimeoutSeconds = seconds
+            case "--pg-statement-timeout": postgresStatementTimeoutSeconds = seconds
+            default: postgresIdleInTransactionTimeoutSeconds = seconds
+            }
         case "--migrate-only": migrateOnly = true
         case "--shared": shared = true
         case "--help": showHelp = true

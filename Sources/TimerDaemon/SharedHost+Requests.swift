@@ -242,7 +242,9 @@ extension SharedHost {
             actionText = Self.actionJSON(action)
         }
         if let quota, !context.seesAll {
-            let live = try withQueue { queue throws(PostgresError) in try queue.liveCount(owner: context.uid) }
+            let live = try withQueue { queue throws(PostgresError) in
+                try queue.liveCount(owner: context.uid, atMost: quota)
+            }
             if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
         }
         let row: SharedTimerRow

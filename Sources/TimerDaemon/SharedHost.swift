@@ -54,6 +54,13 @@ final class SharedHost {
     static let outboxMaximumRows = 1_000_000
     /// How often this host prunes the outbox (boot-time ns).
     static let pruneInterval: Int64 = 60_000_000_000
+    /// How often this host prunes ended timers past the history limits, when timers ended since
+    /// (boot-time ns).
+    static let historyPruneInterval: Int64 = 1_000_000_000
+    /// How long an ended timer is kept whatever the history limits (seconds), so that every host
+    /// reads the outbox rows of its end (a wait on another host is answered from them) before
+    /// they are pruned with it.
+    static let historyGraceSeconds = 10.0
 
     let connectionString: String
     let hostID: String
@@ -64,6 +71,22 @@ final class SharedHost {
     /// non-empty batch of claims before completing it, as slow work would, so that a test's
     /// SIGKILL finds it holding claims for another host to rescue. 0 normally.
     let claimHoldMicroseconds: UInt32
+    /// Test-only (`TIMERD_TEST_STALL_IN_TRANSACTION`, seconds, 0 … 2): how long this host sits
+    /// inside each completion transaction before its `COMMIT`, holding the rows' locks, so that a
+    /// test's SIGSTOP finds it stopped inside a transaction. 0 normally.
+    let transactionStallMicroseconds: UInt32
+    /// The server-side timeouts of each connection (`pg_lock_timeout`, … in timerd.conf).
+    let timeouts: PostgresSessionTimeouts
+    /// The history limits (`history_limit`, `history_max_age`; the daemon sets them, and again at
+    /// a reload): ended timers past them are pruned with their outbox rows.
+    var historyLimit = 1_000
+    var historyMaximumAge: Double?
+    /// When ended timers may be pruned next (boot-time ns); when the history is looked at for its
+    /// age limit next, with no timer ending meanwhile.
+    var nextHistoryPruneAt: Int64 = 0
+    var nextHistoryAgePruneAt: Int64 = 0
+    /// When this host last read a timer's end from the outbox (boot-time ns, whichever host ended it).
+    var lastEndSeenAt: Int64 = 0
     /// The connection's queue; `nil` while the database cannot be reached.
     private(set) var queue: PostgresTimerQueue?
     /// Why the last attempt to reach the database failed.
@@ -122,9 +145,10 @@ final class SharedHost {
     ///
     /// - Throws: ``PostgresError`` when the database cannot be reached or a one-host timerd holds
     ///   the schema.
-    init(connectionString: String, hostID: String, environment: [String: String], log: @escaping (String) -> Void)
-        throws
-    {
+    init(
+        connectionString: String, hostID: String, environment: [String: String],
+        timeouts: PostgresSessionTimeouts = .standard, log: @escaping (String) -> Void
+    ) throws {
         self.connectionString = connectionString
         self.hostID = hostID
         self.log = log
@@ -132,8 +156,13 @@ final class SharedHost {
         clockOffset = offsetSeconds.isFinite ? Int64(max(-1e9, min(1e9, offsetSeconds)) * 1e9) : 0
         let hold = environment["TIMERD_TEST_HOLD_CLAIMS"].flatMap(Double.init) ?? 0
         claimHoldMicroseconds = hold.isFinite ? UInt32(max(0, min(2, hold)) * 1e6) : 0
+        let stall = environment["TIMERD_TEST_STALL_IN_TRANSACTION"].flatMap(Double.init) ?? 0
+        transactionStallMicroseconds = stall.isFinite ? UInt32(max(0, min(2, stall)) * 1e6) : 0
+        self.timeouts = timeouts
         if clockOffset != 0 { log("test clock offset: this host's clocks read \(offsetSeconds) s off") }
-        let queue = try Self.connect(connectionString: connectionString, hostID: hostID)
+        lastEndSeenAt = Syscall.bootTimeNanoseconds() + clockOffset  // a first look at the history
+        let queue = try Self.connect(
+            connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 3_000)
         self.queue = queue
         cursor = try queue.eventCursor()
         lastSeq = try queue.lastEventSeq()
@@ -142,9 +171,13 @@ final class SharedHost {
 
     /// One connection, migrated, holding the shared side of the schema's writer lock (a one-host
     /// timerd takes it exclusively, so the two forms never run on one schema), listening on
-    /// `timerd_wake`.
-    static func connect(connectionString: String, hostID: String) throws(PostgresError) -> PostgresTimerQueue {
-        let connection = try PostgresConnection(connectionString: connectionString)
+    /// `timerd_wake`, holding its host id (a second live host with the same id is refused), with
+    /// the id sequence checked (``PostgresTimerQueue/checkIDs()``).
+    static func connect(
+        connectionString: String, hostID: String, timeouts: PostgresSessionTimeouts, hostLockWaitMilliseconds: Int
+    ) throws(PostgresError) -> PostgresTimerQueue {
+        let connection = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
+        try connection.checkSessionIsKept()
         try PostgresSchema.migrate(connection)
         let locked = try connection.query(
             "SELECT pg_try_advisory_lock_shared(hashtext('timerd-writer:' || current_schema()))")
@@ -154,6 +187,8 @@ final class SharedHost {
                 message: "a one-host timerd (without --shared) serves the timers of this database schema")
         }
         let queue = PostgresTimerQueue(connection: connection, hostID: hostID)
+        try queue.lockHostID(waitMilliseconds: hostLockWaitMilliseconds)
+        try queue.checkIDs()
         try queue.listenForWakeUps()
         return queue
     }
@@ -193,7 +228,10 @@ final class SharedHost {
         if let queue, queue.connection.isConnected { return queue }
         guard now >= reconnectAt else { throw .unavailable(lastFailure) }
         do {
-            let queue = try Self.connect(connectionString: connectionString, hostID: hostID)
+            // No wait for the host id here: the loop must not block; a session of this host that the
+            // server has not ended yet is retried after the back-off.
+            let queue = try Self.connect(
+                connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 0)
             self.queue = queue
             connectionGeneration += 1
             reconnectBackoff = 250_000_000
@@ -225,7 +263,8 @@ final class SharedHost {
         var output = TurnOutput()
         do {
             _ = try withQueue { queue throws(PostgresError) in _ = try queue.connection.takeNotifications() }
-            if try fireDue() > 0 { try announce() }
+            let fired = try fireDue()
+            if fired.accepted > 0 { try announce() }
             // Actions whose host died between its completion and starting them (lease ran out).
             let orphans = try withQueue { queue throws(PostgresError) in
                 try queue.claimPendingActions(limit: 100, leaseSeconds: Self.leaseSeconds)
@@ -245,10 +284,13 @@ final class SharedHost {
                 }
                 if pruned > 0 { log("pruned \(pruned) outbox row\(pruned == 1 ? "" : "s")") }
             }
+            try pruneHistory()
             let seconds = try withQueue { queue throws(PostgresError) in
                 try queue.secondsUntilNextDue(cap: Self.pollCapSeconds)
             }
-            nextTurnAt = now + Int64(seconds * 1e9)
+            // A full batch leaves more due: the next turn comes at once, after the requests that
+            // are ready (the loop serves them between batches).
+            nextTurnAt = fired.isFull ? now : now + Int64(seconds * 1e9)
         } catch {
             // While the database is away: try again after the back-off (at most 10 s).
             nextTurnAt = now + (queue == nil ? max(reconnectBackoff, 250_000_000) : 250_000_000)
@@ -267,47 +309,66 @@ final class SharedHost {
         }
     }
 
-    /// Claims due timers in batches and completes each under its fence; renews the leases still
-    /// held when a batch takes a third of the lease.
+    /// Claims one batch of due timers and completes them in one statement, each under its fence
+    /// (``PostgresTimerQueue/completeBatch(_:actionLeaseSeconds:)``); a full batch means more may
+    /// be due, which the next turn takes after the requests waiting meanwhile.
     ///
-    /// - Returns: how many completions were accepted.
+    /// - Returns: how many completions were accepted, and whether the batch was full.
     @discardableResult
-    func fireDue() throws(PostgresError) -> Int {
-        var accepted = 0
-        for _ in 0..<20 {
-            let claims = try withQueue { queue throws(PostgresError) in
-                try queue.claimDue(limit: Self.claimBatch, leaseSeconds: Self.leaseSeconds)
-            }
-            let batchStart = now
-            if !claims.isEmpty, claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
-            for (index, claim) in claims.enumerated() {
-                figures.claims += 1
-                if claim.isRescue { figures.rescues += 1 }
-                figures.lateness.record(nanoseconds: Int64(claim.lateness * 1e9))
-                if now - batchStart > Int64(Self.leaseSeconds * 1e9 / 3), index > 0 {
-                    _ = try withQueue { queue throws(PostgresError) in
-                        try queue.renewLeases(leaseSeconds: Self.leaseSeconds)
-                    }
-                }
-                let (completion, finished) = try withQueue { queue throws(PostgresError) in
-                    try queue.completeWithAction(claim, actionLeaseSeconds: Self.leaseSeconds)
-                }
-                switch completion {
-                case .finished:
-                    figures.completions += 1
-                    accepted += 1
-                    if let finished, finished.action != nil { launch(id: claim.id, fence: claim.fence, finished) }
-                    log("timer \(claim.id) finished (fence \(claim.fence)\(claim.isRescue ? ", rescued" : ""))")
-                case .nextStep:
-                    figures.completions += 1
-                    accepted += 1
-                case .fenceLost:
-                    figures.fencesLost += 1
-                }
-            }
-            if claims.count < Self.claimBatch { return accepted }
+    func fireDue() throws(PostgresError) -> (accepted: Int, isFull: Bool) {
+        let claims = try withQueue { queue throws(PostgresError) in
+            try queue.claimDue(limit: Self.claimBatch, leaseSeconds: Self.leaseSeconds)
         }
-        return accepted
+        guard !claims.isEmpty else { return (0, false) }
+        if claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
+        let stall = transactionStallMicroseconds
+        let outcomes = try withQueue { queue throws(PostgresError) in
+            guard stall > 0 else { return try queue.completeBatch(claims, actionLeaseSeconds: Self.leaseSeconds) }
+            // Test-only: the same statement inside a transaction this host sits in before COMMIT.
+            return try queue.connection.transaction { _ throws(PostgresError) in
+                let outcomes = try queue.completeBatch(claims, actionLeaseSeconds: Self.leaseSeconds)
+                usleep(stall)
+                return outcomes
+            }
+        }
+        var accepted = 0
+        for (claim, outcome) in zip(claims, outcomes) {
+            figures.claims += 1
+            if claim.isRescue { figures.rescues += 1 }
+            figures.lateness.record(nanoseconds: Int64(claim.lateness * 1e9))
+            switch outcome.completion {
+            case .finished:
+                figures.completions += 1
+                accepted += 1
+                if let finished = outcome.finished, finished.action != nil {
+                    launch(id: claim.id, fence: claim.fence, finished)
+                }
+                log("timer \(claim.id) finished (fence \(claim.fence)\(claim.isRescue ? ", rescued" : ""))")
+            case .nextStep:
+                figures.completions += 1
+                accepted += 1
+            case .fenceLost:
+                figures.fencesLost += 1
+            }
+        }
+        return (accepted, claims.count >= Self.claimBatch)
+    }
+
+    /// Deletes ended timers past the history limits with their outbox rows: once per
+    /// ``historyPruneInterval`` while timers end (until the grace of the last end has passed), else
+    /// once per ``pruneInterval`` for the age limit.
+    func pruneHistory() throws(PostgresError) {
+        let now = self.now
+        guard now >= nextHistoryPruneAt else { return }
+        let endsPending = now - lastEndSeenAt <= Int64((Self.historyGraceSeconds + 2) * 1e9)
+        guard endsPending || now >= nextHistoryAgePruneAt else { return }
+        nextHistoryPruneAt = now + Self.historyPruneInterval
+        nextHistoryAgePruneAt = now + Self.pruneInterval
+        let (limit, age) = (historyLimit, historyMaximumAge)
+        let pruned = try withQueue { queue throws(PostgresError) in
+            try queue.pruneHistory(limit: limit, maximumAgeSeconds: age, graceSeconds: Self.historyGraceSeconds)
+        }
+        if pruned.count >= 10_000 { lastEndSeenAt = now }  // a full batch: more to prune next time
     }
 
     /// Queues the on-finish runs of a timer this host's completion finished, with the idempotency
@@ -359,6 +420,7 @@ final class SharedHost {
         var output = TurnOutput()
         for event in events {
             lastSeq = max(lastSeq, event.seq)
+            if event.kind == "finished" || event.kind == "stopped" { lastEndSeenAt = now }
             route(event, into: &output)
         }
         return output

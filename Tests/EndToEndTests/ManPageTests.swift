@@ -142,6 +142,8 @@ struct ManPageTests {
                 "--action-timeout",
                 // Issue 14: the PostgreSQL store.
                 "--store", "--host-id", "--shared", "--migrate-only",
+                // The PostgreSQL session timeouts.
+                "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout",
                 "-h",
                 "--help", "--version",
             ])

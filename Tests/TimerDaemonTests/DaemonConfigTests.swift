@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimerPostgres
 
 @testable import TimerDaemon
 
@@ -25,6 +26,22 @@ struct DaemonConfigTests {
         #expect(config.maximumConnections == 3)
     }
 
+    @Test("The PostgreSQL session timeouts: durations or 0 for off, flags win, in milliseconds for the session")
+    func postgresTimeouts() throws {
+        // PostgresSessionTimeouts.standard: 2 s, 30 s, 3 s.
+        #expect(DaemonConfig().postgresTimeouts == .standard)
+        let config = try DaemonConfig.parse(
+            "pg_lock_timeout=500ms\npg_statement_timeout=0\npg_idle_in_transaction_timeout=4s\n", path: "/x")
+        #expect(
+            config.postgresTimeouts
+                == PostgresSessionTimeouts(
+                    lockMilliseconds: 500, statementMilliseconds: 0, idleInTransactionMilliseconds: 4_000))
+        var options = DaemonOptions()
+        options.postgresIdleInTransactionTimeoutSeconds = 1.5
+        #expect(config.overridden(by: options).postgresTimeouts.idleInTransactionMilliseconds == 1_500)
+        #expect(throws: DaemonConfig.ConfigError.self) { try DaemonConfig.parse("pg_lock_timeout=-1\n", path: "/x") }
+    }
+
     @Test("A key given twice takes its last value")
     func lastWins() throws {
         #expect(try DaemonConfig.parse("history_limit=1\nhistory_limit=2\n", path: "/x").historyLimit == 2)
@@ -36,7 +53,8 @@ struct DaemonConfigTests {
             (
                 "# c\n\nhistroy_limit=5\n",
                 "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
-                    + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared"
+                    + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared, "
+                    + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout"
             ),
             ("history_limit\n", "/etc/timerd.conf:1: expected KEY=VALUE, got \"history_limit\""),
             (

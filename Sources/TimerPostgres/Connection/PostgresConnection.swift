@@ -27,6 +27,10 @@ public final class PostgresConnection {
     /// Seconds libpq waits to connect when the connection string does not say (`connect_timeout`).
     public static let defaultConnectTimeout = 5
 
+    /// The server-side timeouts this connection sets on its session, at connect and again after
+    /// every reconnect (a `PQreset` starts a new session, which forgets `SET`).
+    public let timeouts: PostgresSessionTimeouts
+
     /// Connects to the server `connectionString` names.
     ///
     /// - Parameters:
@@ -36,9 +40,14 @@ public final class PostgresConnection {
     ///     unreachable server fails a call instead of hanging it; TCP keepalives (5 s idle, 2 s
     ///     apart, 3 probes) and `tcp_user_timeout=10000` unless it says otherwise.
     ///   - applicationName: shown in `pg_stat_activity` (`timerd`).
+    ///   - timeouts: the session's `lock_timeout`, `statement_timeout` and
+    ///     `idle_in_transaction_session_timeout` (``PostgresSessionTimeouts/standard`` unless given).
     /// - Throws: ``PostgresError/invalidConnectionString(_:)`` when the string is malformed or holds
     ///   a password; ``PostgresError/unavailable(_:)`` when connecting fails.
-    public init(connectionString: String, applicationName: String = "timerd") throws(PostgresError) {
+    public init(
+        connectionString: String, applicationName: String = "timerd",
+        timeouts: PostgresSessionTimeouts = .standard
+    ) throws(PostgresError) {
         try Self.checkConnectionString(connectionString)
         // Earlier keywords are defaults; the expanded connection string (`dbname`, expand_dbname = 1)
         // overrides them (libpq's PQconnectdbParams).
@@ -61,6 +70,7 @@ public final class PostgresConnection {
         guard let connection else { throw .unavailable("out of memory creating a libpq connection") }
         handle = connection
         self.connectionString = connectionString
+        self.timeouts = timeouts
         // The server's NOTICE lines (`relation … already exists, skipping`) would go to stderr,
         // between timerd's log lines; they are not errors, so they are dropped.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -68,6 +78,20 @@ public final class PostgresConnection {
             // Every stored property is set, so `deinit` runs on this throw and calls PQfinish.
             throw .unavailable(Self.trimmed(String(cString: PQerrorMessage(handle))))
         }
+        try applyTimeouts()
+    }
+
+    /// Sets ``timeouts`` on the session (`set_config(…, false)`: for the session, not a transaction).
+    private func applyTimeouts() throws(PostgresError) {
+        try query(
+            """
+            SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false),
+                set_config('idle_in_transaction_session_timeout', $3, false)
+            """,
+            [
+                String(timeouts.lockMilliseconds), String(timeouts.statementMilliseconds),
+                String(timeouts.idleInTransactionMilliseconds),
+            ])
     }
 
     deinit { PQfinish(handle) }
@@ -121,6 +145,7 @@ public final class PostgresConnection {
         PQreset(handle)
         isBroken = false
         guard isConnected else { throw .unavailable(Self.trimmed(String(cString: PQerrorMessage(handle)))) }
+        try applyTimeouts()
         return true
     }
 
@@ -178,6 +203,33 @@ public final class PostgresConnection {
         }
         try execute("COMMIT")
         return value
+    }
+
+    /// Refuses a connection that does not keep one server session: a pooler in transaction or
+    /// statement mode (pgbouncer's `pool_mode=transaction`) hands each transaction to whichever
+    /// server connection is free, so `LISTEN`, session advisory locks and the session timeouts
+    /// timerd relies on do not hold.
+    ///
+    /// The check: this connection's server process (`pg_backend_pid()`) must stay the same across
+    /// statements, and a second connection opened meanwhile must get another one (behind
+    /// transaction pooling it is handed the server connection this one just released).
+    ///
+    /// - Throws: ``PostgresError/server(sqlState:message:)`` with SQLSTATE `TD005` when the session
+    ///   is not kept; ``PostgresError`` when a statement or the second connection fails.
+    public func checkSessionIsKept() throws(PostgresError) {
+        let first = try query("SELECT pg_backend_pid()").value(0, 0)
+        let probe = try PostgresConnection(
+            connectionString: connectionString, applicationName: "timerd-session-check", timeouts: timeouts)
+        let other = try probe.query("SELECT pg_backend_pid()").value(0, 0)
+        let again = try query("SELECT pg_backend_pid()").value(0, 0)
+        guard first != again || first == other else { return }
+        throw .server(
+            sqlState: "TD005",
+            message:
+                "the connection does not keep one database session (server process \(first ?? "?"), then "
+                + "\(again ?? "?"); another connection got \(other ?? "?")): a pooler in transaction or statement "
+                + "mode (pgbouncer pool_mode=transaction) loses LISTEN, advisory locks and session settings; "
+                + "connect timerd to PostgreSQL directly or through a pool in session mode")
     }
 
     /// Reads what the server sent without being asked and returns the notifications among it
@@ -273,5 +325,38 @@ public final class PostgresConnection {
             // Never nil: the array holds at least the terminator.
             body(buffer.baseAddress)
         }
+    }
+}
+
+/// The server-side timeouts of a timerd session (PostgreSQL documentation 20.11.1, "Statement
+/// Behavior"), so that a host stopped inside a transaction (SIGSTOP, a paused VM) cannot hold the
+/// others: the server ends its session, its row locks go, and its leases run out to be rescued.
+/// 0 turns one off (the server's default).
+public struct PostgresSessionTimeouts: Sendable, Equatable {
+    /// `lock_timeout`: the longest wait for a lock (a row another session holds), in milliseconds.
+    public var lockMilliseconds: Int
+    /// `statement_timeout`: the longest statement, in milliseconds.
+    public var statementMilliseconds: Int
+    /// `idle_in_transaction_session_timeout`: how long a session may sit idle inside a transaction
+    /// before the server ends it (rolling the transaction back), in milliseconds.
+    public var idleInTransactionMilliseconds: Int
+
+    /// timerd's defaults: locks 2 s, statements 30 s, idle in a transaction 3 s. timerd's own
+    /// transactions send their statements back to back, so 3 s idle means a stopped host; it is
+    /// shorter than shared mode's 5 s lease, so a stopped host's claims are free to rescue when
+    /// their lease runs out.
+    public static let standard = PostgresSessionTimeouts(
+        lockMilliseconds: 2_000, statementMilliseconds: 30_000, idleInTransactionMilliseconds: 3_000)
+
+    /// Timeouts from their values in milliseconds (each 0 … `Int32.max`; 0 turns it off).
+    ///
+    /// - Parameters:
+    ///   - lockMilliseconds: `lock_timeout`.
+    ///   - statementMilliseconds: `statement_timeout`.
+    ///   - idleInTransactionMilliseconds: `idle_in_transaction_session_timeout`.
+    public init(lockMilliseconds: Int, statementMilliseconds: Int, idleInTransactionMilliseconds: Int) {
+        self.lockMilliseconds = max(0, min(Int(Int32.max), lockMilliseconds))
+        self.statementMilliseconds = max(0, min(Int(Int32.max), statementMilliseconds))
+        self.idleInTransactionMilliseconds = max(0, min(Int(Int32.max), idleInTransactionMilliseconds))
     }
 }

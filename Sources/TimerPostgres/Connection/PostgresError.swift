@@ -44,7 +44,11 @@ public enum PostgresError: Error, Equatable, Sendable, CustomStringConvertible {
     ///   - message: the primary message.
     /// - Returns: the case for the code's class.
     static func classify(sqlState: String, constraint: String?, message: String) -> PostgresError {
-        if sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P") {
+        // 25P03: the server ended this session for idling in a transaction (a stopped host):
+        // the session is gone, so it counts as a broken connection.
+        if sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P")
+            || sqlState == "25P03"
+        {
             return .unavailable(message)
         }
         if sqlState == "25006" { return .readOnly(message) }

@@ -123,6 +123,13 @@ extension PostgresTimerQueue {
         return Self.timerRow(rows, 0)
     }
 
+    /// The statement of ``timer(named:owner:)``: `$1` name, `$2` owner or NULL.
+    static let namedTimerSQL = """
+        SELECT \(PostgresTimerQueue.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
+        WHERE t.name = $1 AND ($2::bigint IS NULL OR t.owner = $2) AND t.segments_ns IS NOT NULL
+        ORDER BY t.live DESC, t.id DESC LIMIT 1
+        """
+
     /// The timer named `name`: the live one, else the most recently started one that ended (the
     /// one-host daemon's rule, `TimerReference.name`).
     ///
@@ -133,11 +140,7 @@ extension PostgresTimerQueue {
     /// - Throws: ``PostgresError``.
     public func timer(named name: String, owner: UInt32?) throws(PostgresError) -> SharedTimerRow? {
         let rows = try connection.query(
-            """
-            SELECT \(Self.rowColumns) FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
-            WHERE t.name = $1 AND ($2::bigint IS NULL OR t.owner = $2) AND t.segments_ns IS NOT NULL
-            ORDER BY t.live DESC, t.id DESC LIMIT 1
-            """, [name, owner.map { String($0) }])
+            Self.namedTimerSQL, [name, owner.map { String($0) }])
         return Self.timerRow(rows, 0)
     }
 
@@ -169,6 +172,69 @@ extension PostgresTimerQueue {
         Int(
             try connection.query("SELECT count(*) FROM timerd_timers WHERE owner = $1 AND live", [String(owner)])
                 .int64(0, 0) ?? 0)
+    }
+
+    /// How many live timers `owner` has, counting no further than `limit` (the quota's check: the
+    /// count stops at the limit, so it reads at most `limit` entries of `timerd_timers_live_owner`).
+    ///
+    /// - Parameters:
+    ///   - owner: the uid.
+    ///   - limit: the most to count (≥ 0).
+    /// - Returns: the count, at most `limit`.
+    /// - Throws: ``PostgresError``.
+    public func liveCount(owner: UInt32, atMost limit: Int) throws(PostgresError) -> Int {
+        Int(
+            try connection.query(
+                "SELECT count(*) FROM (SELECT 1 FROM timerd_timers WHERE owner = $1 AND live LIMIT $2) l",
+                [String(owner), String(max(0, limit))]
+            ).int64(0, 0) ?? 0)
+    }
+
+    /// Deletes the ended timers past the history limits, with their outbox rows (the one-host
+    /// daemon's rule, per owner: those ended longer than `maximumAgeSeconds` ago, then all but each
+    /// owner's `limit` most recently ended), among those that ended more than `graceSeconds` ago:
+    /// every host reads the outbox rows of a timer's end before they go (a `timer.wait` on another
+    /// host is answered from them).
+    ///
+    /// - Parameters:
+    ///   - limit: how many ended timers each owner keeps (≥ 0).
+    ///   - maximumAgeSeconds: how long an ended timer is kept (database clock), or `nil` for no
+    ///     age limit.
+    ///   - graceSeconds: how long any ended timer is kept, whatever the limits (≥ 0).
+    ///   - batch: the most timers deleted by one call (the rest go at the next).
+    /// - Returns: the ids deleted.
+    /// - Throws: ``PostgresError``.
+    /// - Complexity: one round trip; O(e log n) in the server for e ended rows.
+    @discardableResult
+    public func pruneHistory(limit: Int, maximumAgeSeconds: Double?, graceSeconds: Double, batch: Int = 10_000)
+        throws(PostgresError) -> [Int64]
+    {
+        let rows = try connection.query(
+            """
+            WITH ranked AS (
+                SELECT id, ended_at, row_number() OVER (PARTITION BY owner ORDER BY ended_at DESC, id DESC) AS rank
+                FROM timerd_timers WHERE NOT live
+            ), gone AS (
+                DELETE FROM timerd_timers t USING (
+                    SELECT id FROM ranked
+                    WHERE (rank > $1
+                           OR ($2::double precision IS NOT NULL
+                               AND ended_at < now() - make_interval(secs => $2::double precision)))
+                      AND ended_at < now() - make_interval(secs => $4::double precision)
+                    LIMIT $3
+                ) p
+                WHERE t.id = p.id AND NOT t.live
+                RETURNING t.id
+            ), events AS (
+                DELETE FROM timerd_events e USING gone WHERE e.timer_id = gone.id
+            )
+            SELECT id FROM gone ORDER BY id
+            """,
+            [
+                String(max(0, limit)), maximumAgeSeconds.map { String($0) }, String(max(1, batch)),
+                String(max(0, graceSeconds)),
+            ])
+        return rows.rows.indices.compactMap { rows.int64($0, 0) }
     }
 
     /// Removes ended timers (`timerctl rm`): the one with `id`, or with `id` `nil` every ended

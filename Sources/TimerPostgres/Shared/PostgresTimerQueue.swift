@@ -1,3 +1,5 @@
+import Glibc
+
 /// The claim protocol several hosts fire timers by, on one database (docs/multihost.md): every
 /// deadline is on the database's clock (`clock_timestamp()`), a due timer is claimed under a lease
 /// and a fencing counter, and its completion (finish, or arming of its group's next step) is
@@ -54,6 +56,26 @@ public final class PostgresTimerQueue {
         self.hostID = hostID
     }
 
+    /// The statement of ``start(owner:name:segmentsNanoseconds:action:dueAt:)``: `$1` owner, `$2` name, `$3` step lengths (ns), `$4` host, `$5` action, `$6` due instant.
+    static let startSQL = """
+        WITH started AS (
+            INSERT INTO timerd_timers AS t (id, owner, name, live, state, due_at, step, steps, fence, written_by,
+                segments_ns, created_at, action)
+            VALUES (nextval('timerd_timer_ids'), $1, $2, true, 'running',
+                coalesce(to_timestamp($6::double precision),
+                    clock_timestamp() + make_interval(secs => ($3::bigint[])[1] / 1e9)), 0,
+                cardinality($3::bigint[]), 1, $4, $3::bigint[], clock_timestamp(), $5)
+            RETURNING t.id, t.due_at
+        ), event AS (
+            INSERT INTO timerd_events (timer_id, kind, fence, host_id) SELECT id, 'started', 1, $4 FROM started
+        )
+        SELECT started.id, CASE WHEN started.due_at < coalesce(
+                (SELECT min(o.due_at) FROM timerd_timers o WHERE o.state = 'running' AND o.claimed_by IS NULL),
+                'infinity')
+            THEN pg_notify('timerd_wake:' || current_schema(), started.id::text) END
+        FROM started
+        """
+
     /// Starts a timer: its first step falls due `segmentsNanoseconds[0]` after now on the
     /// database clock. Sends `NOTIFY timerd_wake` only when it is the new earliest deadline
     /// (a NOTIFY per insert would serialise writers: pg-boss and graphile-worker limit it too).
@@ -74,26 +96,90 @@ public final class PostgresTimerQueue {
         owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil
     ) throws(PostgresError) -> Int64 {
         let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
-        return try connection.transaction { connection throws(PostgresError) in
-            let id =
-                try connection.query("UPDATE timerd_ids SET next_id = next_id + 1 RETURNING next_id - 1").int64(0, 0)
-                ?? 0
-            let rows = try connection.query(
-                """
-                INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
-                    segments_ns, created_at, action)
-                VALUES ($1, $2, $3, true, 'running',
-                    coalesce(to_timestamp($7::double precision),
-                        clock_timestamp() + make_interval(secs => ($4::bigint[])[1] / 1e9)), 0,
-                    cardinality($4::bigint[]), 1, $5, $4::bigint[], clock_timestamp(), $6)
-                RETURNING due_at <= ALL (SELECT due_at FROM timerd_timers WHERE state = 'running' AND id <> $1)
-                """, [String(id), String(owner), name, segments, hostID, action, dueAt.map { String($0) }])
+        // One statement, so one implicit transaction and one round trip: the id from the sequence
+        // (no row lock), the row, its `started` outbox row, and the wake-up when it is due before
+        // every other unclaimed running timer (the first entry of `timerd_timers_due_unclaimed`;
+        // the new row is not in the statement's snapshot).
+        let rows = try connection.query(
+            Self.startSQL, [String(owner), name, segments, hostID, action, dueAt.map { String($0) }])
+        return rows.int64(0, 0) ?? 0
+    }
+
+    /// How far ``checkIDs()`` moves the id sequence on when it finds the database server changed:
+    /// more than the starts a server can acknowledge and then lose (an asynchronous standby's lag,
+    /// at thousands of starts a second, is far below it), so that no id is handed out twice.
+    public static let idGapAfterServerChange: Int64 = 1_000_000
+
+    /// Makes sure no id is handed out twice: brings the id sequence past every id of a row and of
+    /// the one-host store (`timerd_ids.next_id`), and moves it on by ``idGapAfterServerChange``
+    /// when the database server started after the last check (`pg_postmaster_start_time()`): a
+    /// restart, or a standby promoted after a failover, which may lack the last transactions of the
+    /// old primary with the sequence values they drew and acknowledged. Call it after connecting.
+    ///
+    /// - Returns: whether the sequence was moved on for a server change.
+    /// - Throws: ``PostgresError``.
+    @discardableResult
+    public func checkIDs() throws(PostgresError) -> Bool {
+        try connection.transaction { connection throws(PostgresError) in
+            let changed =
+                try connection.query(
+                    """
+                    UPDATE timerd_ids SET server_started_at = pg_postmaster_start_time()
+                    WHERE server_started_at IS DISTINCT FROM pg_postmaster_start_time()
+                    """
+                ).affected > 0
+            // Only ever forward, and in one statement with the read of the sequence, so that ids other
+            // hosts draw meanwhile are not handed out again.
             try connection.query(
-                "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES ($1, 'started', 1, $2)",
-                [String(id), hostID])
-            if rows.value(0, 0) == "t" { try connection.query(Self.notifySQL, [String(id)]) }
-            return id
+                """
+                SELECT setval('timerd_timer_ids', target, false)
+                FROM (
+                    SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END AS next,
+                        greatest(CASE WHEN is_called THEN last_value + 1 ELSE last_value END,
+                            (SELECT next_id FROM timerd_ids),
+                            (SELECT coalesce(max(id), 0) + 1 FROM timerd_timers)) + $1 AS target
+                    FROM timerd_timer_ids
+                ) s
+                WHERE target > next
+                """, [changed ? String(Self.idGapAfterServerChange) : "0"])
+            return changed
         }
+    }
+
+    /// Takes the session-level advisory lock on this host's id in this schema, so that a second
+    /// live host with the same id is refused; the lock goes with the session (a host that crashed
+    /// or was cut off loses it when the server ends its session, so it can come back under its id).
+    ///
+    /// - Parameter waitMilliseconds: how long to retry while another session holds it (one that
+    ///   is going away: a restart right after a crash).
+    /// - Throws: ``PostgresError``; SQLSTATE `TD004` when another live session holds this host id.
+    public func lockHostID(waitMilliseconds: Int = 3_000) throws(PostgresError) {
+        var waited = 0
+        while true {
+            let taken = try connection.query(
+                "SELECT pg_try_advisory_lock(hashtext('timerd-host:' || current_schema()), hashtext($1))", [hostID]
+            ).value(0, 0)
+            if taken == "t" { return }
+            guard waited < waitMilliseconds else { break }
+            usleep(100_000)
+            waited += 100
+        }
+        let holder =
+            try connection.query(
+                """
+                SELECT coalesce(string_agg(DISTINCT coalesce(a.application_name, '?') || ' on server pid ' || a.pid
+                    || coalesce(' from ' || host(a.client_addr), ''), ', '), 'another session')
+                FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                  AND l.classid = (hashtext('timerd-host:' || current_schema())::bigint & 4294967295)
+                  AND l.objid = (hashtext($1)::bigint & 4294967295)
+                """, [hostID]
+            ).value(0, 0) ?? "another session"
+        throw .server(
+            sqlState: "TD004",
+            message:
+                "another live timerd host uses host id \"\(hostID)\" on this database schema (\(holder)); "
+                + "give each host its own --host-id")
     }
 
     /// The channel of this schema's wake-ups, `timerd_wake:SCHEMA` (a NOTIFY reaches every session
@@ -120,40 +206,54 @@ public final class PostgresTimerQueue {
         Double(try connection.query("SELECT extract(epoch FROM clock_timestamp())").value(0, 0) ?? "") ?? 0
     }
 
+    /// The statement of ``claimDue(limit:leaseSeconds:)``: `$1` host, `$2` lease (s), `$3` limit.
+    static let claimSQL = """
+        WITH lost AS (
+            SELECT id, claimed_by AS previous, due_at FROM timerd_timers
+            WHERE state = 'running' AND claimed_by IS NOT NULL AND claim_until < statement_timestamp()
+            ORDER BY claim_until LIMIT $3
+            FOR UPDATE SKIP LOCKED
+        ), fresh AS (
+            SELECT id, NULL::text AS previous, due_at FROM timerd_timers
+            WHERE state = 'running' AND claimed_by IS NULL AND due_at <= statement_timestamp()
+            ORDER BY due_at LIMIT $3
+            FOR UPDATE SKIP LOCKED
+        ), due AS (
+            SELECT * FROM (SELECT * FROM lost UNION ALL SELECT * FROM fresh) d ORDER BY due_at LIMIT $3
+        )
+        UPDATE timerd_timers t
+        SET fence = t.fence + 1, claimed_by = $1,
+            claim_until = clock_timestamp() + make_interval(secs => $2::double precision),
+            version = t.version + 1
+        FROM due
+        WHERE t.id = due.id
+        RETURNING t.id, t.fence, t.step, t.steps, due.previous IS NOT NULL,
+            greatest(0, extract(epoch FROM clock_timestamp() - t.due_at)), t.due_at
+        """
+
     /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
     /// lease), earliest first, in one statement: each gets `fence + 1`, `claimed_by` = this host
     /// and `claim_until = clock_timestamp() + lease`.
+    ///
+    /// "Now" is `statement_timestamp()`, read once for the statement, so the bounds are index
+    /// conditions: unclaimed rows come from `timerd_timers_due_unclaimed` up to now, expired leases
+    /// from `timerd_timers_leases` up to now; a claim with nothing due reads no row.
     ///
     /// - Parameters:
     ///   - limit: the most timers to claim (≥ 1).
     ///   - leaseSeconds: how long the claim holds without renewal.
     /// - Returns: the claims, earliest deadline first.
     /// - Throws: ``PostgresError``.
-    /// - Complexity: one round trip; O(limit log n) in the server (the `due_at` index).
+    /// - Complexity: one round trip; O(limit + log n) in the server.
     public func claimDue(limit: Int, leaseSeconds: Double) throws(PostgresError) -> [Claim] {
         let rows = try connection.query(
-            """
-            UPDATE timerd_timers t
-            SET fence = t.fence + 1, claimed_by = $1,
-                claim_until = clock_timestamp() + make_interval(secs => $2::double precision),
-                version = t.version + 1
-            FROM (
-                SELECT id, claimed_by AS previous FROM timerd_timers
-                WHERE state = 'running' AND due_at <= clock_timestamp()
-                  AND (claim_until IS NULL OR claim_until < clock_timestamp())
-                ORDER BY due_at LIMIT $3
-                FOR UPDATE SKIP LOCKED
-            ) due
-            WHERE t.id = due.id
-            RETURNING t.id, t.fence, t.step, t.steps, due.previous IS NOT NULL,
-                greatest(0, extract(epoch FROM clock_timestamp() - t.due_at))
-            """, [hostID, String(leaseSeconds), String(max(1, limit))])
+            Self.claimSQL, [hostID, String(leaseSeconds), String(max(1, limit))])
         return rows.rows.indices.map { row in
             Claim(
                 id: rows.int64(row, 0) ?? 0, fence: rows.int64(row, 1) ?? 0, step: Int(rows.int64(row, 2) ?? 0),
                 steps: Int(rows.int64(row, 3) ?? 1), isRescue: rows.value(row, 4) == "t",
                 lateness: Double(rows.value(row, 5) ?? "0") ?? 0)
-        }
+        }.sorted { $0.lateness > $1.lateness }
     }
 
     /// Completes a claim: in one transaction, under the claim's fence, either finishes the timer or
@@ -197,11 +297,31 @@ public final class PostgresTimerQueue {
     public func completeWithAction(_ claim: Claim, actionLeaseSeconds: Double = 30) throws(PostgresError) -> (
         completion: Completion, finished: FinishedTimer?
     ) {
-        try connection.transaction { connection throws(PostgresError) in
-            // `met` is the deadline this completion met (the row's due_at before the update), kept
-            // in the outbox row with the completion's instant, so lateness can be read from it.
-            let rows = try connection.query(
-                """
+        try completeBatch([claim], actionLeaseSeconds: actionLeaseSeconds).first ?? (.fenceLost, nil)
+    }
+
+    /// ``completeWithAction(_:actionLeaseSeconds:)`` for many claims in one statement (so one
+    /// transaction and one round trip): each claim is checked under its own fence, and the outbox
+    /// rows of the accepted ones are written by the same statement.
+    ///
+    /// - Parameters:
+    ///   - claims: claims of this host (each timer at most once).
+    ///   - actionLeaseSeconds: how long a finished timer's action stays this host's to start.
+    /// - Returns: for each claim, in the order given, what happened and the finished timer's details.
+    /// - Throws: ``PostgresError``; nothing of the batch is written then.
+    /// - Complexity: one round trip; O(k log n) in the server for k claims.
+    public func completeBatch(_ claims: [Claim], actionLeaseSeconds: Double = 30) throws(PostgresError) -> [(
+        completion: Completion, finished: FinishedTimer?
+    )] {
+        guard !claims.isEmpty else { return [] }
+        func array(_ values: [String]) -> String { "{" + values.joined(separator: ",") + "}" }
+        // `met` is the deadline each completion met (the row's due_at before the update), kept in
+        // the outbox row with the completion's instant, so lateness can be read from it.
+        let rows = try connection.query(
+            """
+            WITH claim AS (
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[]) AS c(id, fence, rescue)
+            ), done AS (
                 UPDATE timerd_timers t
                 SET step = CASE WHEN t.step + 1 < t.steps THEN t.step + 1 ELSE t.step END,
                     state = CASE WHEN t.step + 1 < t.steps THEN 'running' ELSE 'finished' END,
@@ -211,30 +331,41 @@ public final class PostgresTimerQueue {
                     ended_at = CASE WHEN t.step + 1 < t.steps THEN NULL ELSE clock_timestamp() END,
                     action_state = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN 'pending' END,
                     claim_until = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL
-                        THEN clock_timestamp() + make_interval(secs => $4::double precision) END,
-                    claimed_by = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN $3 END,
+                        THEN clock_timestamp() + make_interval(secs => $5::double precision) END,
+                    claimed_by = CASE WHEN t.step + 1 >= t.steps AND t.action IS NOT NULL THEN $4 END,
                     version = t.version + 1, updated_at = now()
-                FROM (SELECT due_at AS met FROM timerd_timers WHERE id = $1) old
-                WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
-                RETURNING t.state, t.step, old.met, t.owner, t.name, t.action,
-                    (SELECT sum(s) FROM unnest(t.segments_ns) s)
-                """, [String(claim.id), String(claim.fence), hostID, String(actionLeaseSeconds)])
-            guard let state = rows.value(0, 0) else { return (.fenceLost, nil) }
-            let kind = state == "finished" ? "finished" : "step"
-            try connection.query(
-                """
+                FROM claim c, timerd_timers old
+                WHERE t.id = c.id AND t.fence = c.fence AND t.claimed_by = $4 AND t.state = 'running'
+                  AND old.id = c.id
+                RETURNING t.id, t.state, t.step, old.due_at AS met, t.owner, t.name, t.action,
+                    (SELECT sum(s) FROM unnest(t.segments_ns) s) AS total, c.fence, c.rescue
+            ), event AS (
                 INSERT INTO timerd_events (timer_id, kind, fence, host_id, at, due_at, rescue)
-                VALUES ($1, $2, $3, $4, clock_timestamp(), $5, $6)
-                """,
-                [String(claim.id), kind, String(claim.fence), hostID, rows.value(0, 2), claim.isRescue ? "t" : "f"])
-            guard state == "finished" else { return (.nextStep(Int(rows.int64(0, 1) ?? 0)), nil) }
-            return (
-                .finished,
-                FinishedTimer(
-                    owner: UInt32(clamping: rows.int64(0, 3) ?? 0), name: rows.value(0, 4),
-                    totalNanoseconds: rows.int64(0, 6) ?? 0, action: rows.value(0, 5))
+                SELECT id, CASE WHEN state = 'finished' THEN 'finished' ELSE 'step' END, fence, $4,
+                    clock_timestamp(), met, rescue
+                FROM done
             )
+            SELECT id, state, step, owner, name, action, total FROM done
+            """,
+            [
+                array(claims.map { String($0.id) }), array(claims.map { String($0.fence) }),
+                array(claims.map { $0.isRescue ? "t" : "f" }), hostID, String(actionLeaseSeconds),
+            ])
+        var outcomes: [Int64: (completion: Completion, finished: FinishedTimer?)] = [:]
+        for row in rows.rows.indices {
+            guard let id = rows.int64(row, 0) else { continue }
+            if rows.value(row, 1) == "finished" {
+                outcomes[id] = (
+                    .finished,
+                    FinishedTimer(
+                        owner: UInt32(clamping: rows.int64(row, 3) ?? 0), name: rows.value(row, 4),
+                        totalNanoseconds: rows.int64(row, 6) ?? 0, action: rows.value(row, 5))
+                )
+            } else {
+                outcomes[id] = (.nextStep(Int(rows.int64(row, 2) ?? 0)), nil)
+            }
         }
+        return claims.map { outcomes[$0.id] ?? (.fenceLost, nil) }
     }
 
     /// Records that this host started the on-finish action it holds for timer `id` under `fence`
@@ -382,19 +513,27 @@ public final class PostgresTimerQueue {
         }
     }
 
+    /// The statement of ``secondsUntilNextDue(cap:)``.
+    static let nextDueSQL = """
+        SELECT extract(epoch FROM least(
+            (SELECT due_at FROM timerd_timers WHERE state = 'running' AND claimed_by IS NULL
+             ORDER BY due_at LIMIT 1),
+            (SELECT claim_until FROM timerd_timers WHERE state = 'running' AND claimed_by IS NOT NULL
+             ORDER BY claim_until LIMIT 1)) - clock_timestamp())
+        """
+
     /// Seconds until the earliest deadline on the database clock, capped at `cap` (and 0 when one
     /// is due): how long a host may sleep before claiming again, unless a `timerd_wake`
-    /// notification comes first.
+    /// notification comes first. The earliest deadline is the first row of
+    /// `timerd_timers_due_unclaimed`, the earliest lease end the first of `timerd_timers_leases`.
     ///
     /// - Parameter cap: the longest sleep, in seconds (1 s in timerd's design).
     /// - Returns: seconds in 0 … `cap`.
     /// - Throws: ``PostgresError``.
+    /// - Complexity: one round trip; O(log n) in the server.
     public func secondsUntilNextDue(cap: Double) throws(PostgresError) -> Double {
         let rows = try connection.query(
-            """
-            SELECT extract(epoch FROM min(coalesce(greatest(due_at, claim_until), due_at)) - clock_timestamp())
-            FROM timerd_timers WHERE state = 'running'
-            """)
+            Self.nextDueSQL)
         guard let text = rows.value(0, 0), let seconds = Double(text) else { return cap }
         return min(cap, max(0, seconds))
     }

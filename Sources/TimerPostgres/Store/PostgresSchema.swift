@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
 
     /// Version 1.
     ///
@@ -102,8 +102,43 @@ public enum PostgresSchema {
         CREATE INDEX timerd_events_txid ON timerd_events (txid);
         """
 
+    /// Version 4: what lets shared mode scale with the number of timers and hosts.
+    ///
+    /// - `timerd_timer_ids`: the sequence shared mode takes ids from (`nextval` takes no row lock
+    ///   and is never rolled back, so a stopped host cannot hold other hosts' starts and no id is
+    ///   handed out twice), started past every id the store (`timerd_ids`) or a row already has.
+    ///   `timerd_ids.server_started_at` is the database server's start (`pg_postmaster_start_time()`)
+    ///   the sequence was last checked under: a host that finds another one (a restart, or a standby
+    ///   promoted after a failover, which may lack the last transactions of the old primary and so
+    ///   the sequence values they drew) moves the sequence on by
+    ///   ``PostgresTimerQueue/idGapAfterServerChange`` (``PostgresTimerQueue/checkIDs()``).
+    /// - `timerd_timers_due_unclaimed`: the running, unclaimed rows by deadline (claims and the next
+    ///   deadline read only the due end of it); `timerd_timers_leases`: the running claimed rows by
+    ///   lease end (rescues); `timerd_timers_name`: a name's rows (status by name, live or ended);
+    ///   `timerd_timers_live_owner`: one owner's live rows (the quota); `timerd_timers_ended`: the
+    ///   ended rows by owner and end (history pruning).
+    /// - The version 1 index `timerd_timers_due` (every running row) is dropped: the two partial
+    ///   indexes above replace it.
+    static let version4 = """
+        CREATE SEQUENCE timerd_timer_ids AS bigint MINVALUE 1;
+        SELECT setval('timerd_timer_ids', greatest(
+            (SELECT next_id FROM timerd_ids), (SELECT coalesce(max(id), 0) + 1 FROM timerd_timers)), false);
+        ALTER TABLE timerd_ids ADD COLUMN server_started_at timestamptz;
+        UPDATE timerd_ids SET server_started_at = pg_postmaster_start_time();
+        CREATE INDEX timerd_timers_due_unclaimed ON timerd_timers (due_at)
+            WHERE state = 'running' AND claimed_by IS NULL;
+        CREATE INDEX timerd_timers_leases ON timerd_timers (claim_until)
+            WHERE state = 'running' AND claimed_by IS NOT NULL;
+        CREATE INDEX timerd_timers_name ON timerd_timers (name, id) WHERE name IS NOT NULL;
+        CREATE INDEX timerd_timers_live_owner ON timerd_timers (owner) WHERE live;
+        CREATE INDEX timerd_timers_ended ON timerd_timers (owner, ended_at) WHERE NOT live;
+        DROP INDEX timerd_timers_due;
+        """
+
     /// The migrations by the version they bring the schema to.
-    static let migrations: [(version: Int, sql: String)] = [(1, version1), (2, version2), (3, version3)]
+    static let migrations: [(version: Int, sql: String)] = [
+        (1, version1), (2, version2), (3, version3), (4, version4),
+    ]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,
     /// then applies each missing migration, all in one transaction under an advisory lock.
@@ -115,6 +150,10 @@ public enum PostgresSchema {
     @discardableResult
     public static func migrate(_ connection: PostgresConnection) throws(PostgresError) -> [Int] {
         try connection.transaction { connection throws(PostgresError) in
+            // The session's timeouts (PostgresSessionTimeouts) are for serving, not for a migration:
+            // hosts starting at once wait here while one migrates, and building an index over a
+            // large table may take longer than a statement may.
+            try connection.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
             // One lock per schema: hosts of other schemas in the same database do not wait.
             try connection.query("SELECT pg_advisory_xact_lock(hashtext('timerd-migrate:' || current_schema()))")
             try connection.execute(

@@ -22,7 +22,8 @@ extension PostgresStore {
         }
         if connection == nil {
             holdsLock = false
-            let fresh = try PostgresConnection(connectionString: connectionString)
+            let fresh = try PostgresConnection(connectionString: connectionString, timeouts: timeouts)
+            try fresh.checkSessionIsKept()
             try PostgresSchema.migrate(fresh)
             connection = fresh
         }

@@ -48,6 +48,10 @@ public final class PostgresStore: TimerStore {
     /// a timerd of this host that was just killed may still be leaving the server.
     public var lockWaitMilliseconds = 3_000
 
+    /// The server-side timeouts of the store's connection (``PostgresSessionTimeouts/standard``
+    /// unless set before ``load()``).
+    public var timeouts = PostgresSessionTimeouts.standard
+
     /// A store over the database `connectionString` names; nothing is contacted before ``load()``.
     ///
     /// - Parameters:
