@@ -38,14 +38,14 @@ extension Daemon {
                 case Self.timerToken: fireTimers()
                 case Self.signalToken: handleSignals()
                 case Self.wallClockToken: wallClockStepped()
-                case Self.sharedSocketToken: sharedTurn()
+                case Self.backendToken: fireTimers()
                 // No action running (the usual case): the token is a client's, with no look-ups.
                 default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
                 }
             }
             produceListings()
             enforceActionTimeouts()
-            sharedEndOfTurn()
+            for wakeup in backend.endOfTurn() { deliver(wakeup) }
             commit()
             connectionHousekeeping()
             checkIdle()
@@ -63,21 +63,18 @@ extension Daemon {
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
-        if shared != nil, handleShared(line, from: connection, context: context) { return }
-        let outcome = service.handle(line: line, context: context)
-        if outcome.changedState { stateIsDirty = true }
-        if outcome.requiresDurability { syncIsNeeded = true }
+        let outcome = backend.handle(line, context: context)
+        watchBackendDescriptor()  // a request may have reconnected to the database
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
         } else if let listing = outcome.listing {
             connection.state.listing = listing
             streamingTokens.insert(connection.token)
-        } else if service.isWaiting(waiter) {
+        } else if backend.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }
         trackSubscriptions(outcome, on: connection)
-        collectNotifications()
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log(Self.eventLine(event, uid: connection.uid)) }
@@ -109,17 +106,16 @@ extension Daemon {
         return String(decoding: line, as: UTF8.self)
     }
 
+    /// The loop's timer (or the backend's descriptor) fired: the backend fires what is due.
     func fireTimers() {
-        if shared != nil { return sharedTurn() }
         bootTimer.drain()
         armedDeadline = nil
-        let (endings, wakeups) = service.fireDueTimers()
-        // A recurring timer's elapse changes its record (count, last elapse, next elapse) without
-        // ending it: saved too, so that a restart neither rings that elapse again nor loses the count.
-        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
-        for ending in endings { log("timer \(ending.timer.label) finished") }
-        for wakeup in wakeups { deliver(wakeup) }
-        collectNotifications()
+        let firing = backend.fireDue()
+        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        for wakeup in firing.wakeups { deliver(wakeup) }
+        // Runs the backend made durable itself (a shared completion) start now; the others at the commit.
+        startCommittedActions()
+        watchBackendDescriptor()
     }
 
     /// Fires the timers due now in the middle of a turn, between two slices of its work (one ready
@@ -133,29 +129,23 @@ extension Daemon {
     /// the service's notifications (sent after that commit), and the replies of the `timer.wait`s they
     /// end into ``deferredWakeups`` (queued at that commit), so nothing about them is written
     /// before the commit that records them. Costs one read of the boot-time clock (vDSO) and a look
-    /// at the deadline queue's head when nothing is due. Not in shared mode, whose claims are
-    /// turns of their own (``sharedTurn()``).
+    /// at the deadline queue's head when nothing is due. Only for a backend with a
+    /// ``TimerBackend/sliceDeadline`` (the shared one claims in turns of its own).
     func fireDueBetweenSlices() {
-        guard shared == nil, let due = service.engine.nextDeadline?.nanoseconds,
-            due <= Syscall.bootTimeNanoseconds()
-        else { return }
+        guard let due = backend.sliceDeadline, due <= Syscall.bootTimeNanoseconds() else { return }
         // The boot timer may still be armed for a deadline fired here: it is re-armed for the next
         // one at the top of the next turn (a wake-up that finds nothing due fires nothing).
         armedDeadline = nil
-        let (endings, wakeups) = service.fireDueTimers()
-        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
-        for ending in endings { log("timer \(ending.timer.label) finished") }
-        if !wakeups.isEmpty { deferredWakeups += wakeups }
-        collectNotifications()
+        let firing = backend.fireDue()
+        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        if !firing.wakeups.isEmpty { deferredWakeups += firing.wakeups }
     }
 
     /// The wall clock was set (or the machine resumed): timers with an absolute end move with it,
     /// countdowns are re-anchored (and re-derived on the first step after a boot; docs/time.md).
     func wallClockStepped() {
         guard wallClock.acknowledge() else { return }
-        let moved = service.engine.wallClockChanged()
-        // Countdowns' wall-clock anchors moved too (saved, so that a reboot carries them over right).
-        if service.engine.hasChanges { stateIsDirty = true }
+        let moved = backend.wallClockChanged()
         if moved > 0 {
             log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
         }
@@ -193,9 +183,7 @@ extension Daemon {
             let path = options.configPath ?? configPath
             let file = try path.flatMap { path throws(DaemonConfig.ConfigError) in try DaemonConfig.load(path: path) }
             config = (file ?? DaemonConfig()).overridden(by: options)
-            service.engine.historyLimit = config.historyLimit
-            service.engine.historyMaximumAge = config.historyMaxAgeSeconds
-            service.quota = config.maximumTimersPerUser
+            backend.configure(config)
             LogLine.level = config.logLevel
             connectionDeadline = Syscall.bootTimeNanoseconds()  // time-outs may have changed: re-read all
             log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
@@ -206,41 +194,27 @@ extension Daemon {
         }
     }
 
-    func statusLine() -> String {
-        SystemdLink.statusLine(of: service.engine)
-    }
+    func statusLine() -> String { backend.statusLine }
 
     // MARK: - Durability
 
-    /// Commits this turn's changes to the store (one fsync for every request of the turn; none
-    /// when timers only finished on their own: ``CommitDurability/mayBatch``), then sends replies;
-    /// lets the store compact afterwards when it is due. When the store refuses the commit (a full
-    /// disk), the turn's changes are undone (``rollBack(after:)``) and each request that made one
-    /// is answered `-32603` with the reason; other replies go out as they are, and the connections
-    /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
+    /// Commits this turn's changes through the backend (one fsync for every request of the turn),
+    /// then sends replies; lets the store compact afterwards when it is due. When the store
+    /// refuses the commit (a full disk), the backend has undone the turn's changes and each
+    /// request that made one is answered `-32603` with the reason; other replies go out as they
+    /// are, and the connections stay open. The backend retries with a back-off until it succeeds
+    /// (docs/durability.md).
     func commit() {
         // Timers due now are finished before the commit, so that they are in it (and not behind
         // its fsync).
         fireDueBetweenSlices()
-        collectDueActions()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
-        if stateIsDirty, !heldReplies.isEmpty || now >= (commitRetry?.at ?? 0) {
-            do {
-                try store.commit(
-                    service.engine.takeChanges(), durability: syncIsNeeded ? .synchronous : .mayBatch,
-                    snapshot: { service.engine.snapshot })
-                stateIsDirty = false
-                syncIsNeeded = false
-                if commitRetry != nil { log("saving state to \(store.location) works again") }
-                commitRetry = nil
-                startCommittedActions()
-            } catch {
-                // The runs were not recorded: the engine is rebuilt from the durable state, which
-                // schedules them again when their timers end again.
-                actionsAwaitingCommit.removeAll()
-                rollBack(after: error, now: now)
-            }
+        switch backend.commit(hasWaitingReplies: !heldReplies.isEmpty, now: now) {
+        case .nothing: break
+        case .committed: startCommittedActions()
+        case .refused(let message): refuseHeldChanges(message)
+        case .lost: closeHeldConnections()
         }
         if !deferredWakeups.isEmpty {
             let wakeups = deferredWakeups
@@ -266,24 +240,19 @@ extension Daemon {
             flushingTokens.removeAll(keepingCapacity: true)
         }
         detachSharedLines(turn)
-        do {
-            try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
-        } catch {
-            log("error: could not compact the state in \(store.location): \(error); retrying with a back-off")
-        }
+        backend.compactIfDue(isQuiet: isQuiet)
     }
 
     /// Whether no timer is due within the next 100 ms: a compaction now would delay none.
     func isFreeOfDeadlines() -> Bool {
-        guard let deadline = service.engine.nextDeadline else { return true }
-        return deadline.nanoseconds - Syscall.bootTimeNanoseconds() > 100_000_000
+        guard let deadline = backend.sliceDeadline else { return true }
+        return deadline - Syscall.bootTimeNanoseconds() > 100_000_000
     }
 
     // MARK: - Time
 
     func rearmTimer() {
-        // Shared mode: the next claim, on the host's own boot-time clock (the test offset taken off).
-        let deadline = shared.map { $0.nextTurnAt - $0.clockOffset } ?? service.engine.nextDeadline?.nanoseconds
+        let deadline = backend.nextWake
         guard deadline != armedDeadline else { return }
         do {
             try bootTimer.arm(atNanoseconds: deadline)
@@ -297,9 +266,7 @@ extension Daemon {
     func nextWakeTimeout() -> Int32 {
         // Timers fired between slices of the last turn left work for a turn of its own: their
         // commit, notifications and wait replies go out now, not at the next wake-up.
-        if !pendingNotifications.isEmpty || service.hasPendingNotifications || !deferredWakeups.isEmpty
-            || (stateIsDirty && commitRetry == nil)
-        {
+        if backend.hasPendingNotifications || !deferredWakeups.isEmpty || backend.hasChangesToCommit {
             return 0
         }
         let now = Syscall.bootTimeNanoseconds()
@@ -310,22 +277,22 @@ extension Daemon {
         }
         // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
         if let due = connectionDeadline { next = min(next ?? .max, due) }
-        if let idle = options.exitWhenIdleSeconds, shared == nil, connections.isEmpty, service.engine.liveCount == 0 {
+        if let idle = options.exitWhenIdleSeconds, backend.canTellIdle, connections.isEmpty, backend.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
-        if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
-        if stateIsDirty, let retry = commitRetry { next = min(next ?? .max, retry.at) }
+        if let wake = backend.storeWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
+        if let retry = backend.commitRetryAt { next = min(next ?? .max, retry) }
         if let action = nextActionDeadline() { next = min(next ?? .max, action) }
-        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
+        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: backend.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)
     }
 
     func checkIdle() {
-        // Shared mode: the timers are in the database, which this host cannot see as empty; it stays.
-        guard let idle = options.exitWhenIdleSeconds, shared == nil else { return }
+        // A backend that cannot tell that no timer is live (the shared one) stays.
+        guard let idle = options.exitWhenIdleSeconds, backend.canTellIdle else { return }
         let now = Syscall.bootTimeNanoseconds()
-        if !connections.isEmpty || service.engine.liveCount > 0 || !runningActions.isEmpty {
+        if !connections.isEmpty || backend.liveCount > 0 || !runningActions.isEmpty {
             idleSince = now
             return
         }

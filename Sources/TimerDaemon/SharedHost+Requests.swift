@@ -24,7 +24,7 @@ extension SharedHost {
         var endedSubscription: SubscriptionRegistry.SubscriberID?
         /// Replayed events for a new subscription (`afterSeq`).
         var notifications: [EventNotification] = []
-        /// A log line for a change.
+        /// A log line for a change (the daemon adds the requester's uid).
         var event: String?
     }
 
@@ -113,7 +113,7 @@ extension SharedHost {
             }
             changedThisTurn = true
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
-            outcome.event = "\(verb) timer \(Self.label(now)) (uid \(context.uid))"
+            outcome.event = "\(verb) timer \(Self.label(now))"
             return try Self.json(now)
         case .timerStatus:
             return try Self.json(try find(TimerService.timerReference(params, method), owner: owner))
@@ -270,7 +270,6 @@ extension SharedHost {
             + (dueAt != nil
                 ? "ends at \(row.endsAt ?? "?")"
                 : durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " "))
-            + " (uid \(context.uid))"
         var info = Self.info(row)
         info.resolvedAt = resolution
         var writer = JSONBytesWriter()
