@@ -109,7 +109,8 @@ extension SharedHost {
             let now = try find(.id(UInt64(timer.id)), owner: owner)
             guard done else {
                 throw CountdownError.invalidTransition(
-                    timer: Self.label(now), state: TimerState(rawValue: now.state) ?? .stopped, operation: operation)
+                    timer: "timer \(Self.label(now))", state: TimerState(rawValue: now.state) ?? .stopped,
+                    operation: operation)
             }
             changedThisTurn = true
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
@@ -150,7 +151,7 @@ extension SharedHost {
                 }
                 guard !removed.isEmpty else {
                     throw CountdownError.invalidTransition(
-                        timer: Self.label(timer), state: TimerState(rawValue: timer.state) ?? .running,
+                        timer: "timer \(Self.label(timer))", state: TimerState(rawValue: timer.state) ?? .running,
                         operation: .remove)
                 }
             case .some(.bool(true)):
