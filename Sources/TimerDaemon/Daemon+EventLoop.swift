@@ -15,44 +15,59 @@ extension Daemon {
     ///
     /// - Returns: 0, or 1 when `epoll_wait` failed.
     func runLoop() -> Int32 {
-        var status: Int32 = 0
         // Log lines of one turn go out together at its end (LogLine.flush), and at once after the loop.
         LogLine.setBuffering(true)
         defer { LogLine.setBuffering(false) }
         // Reused from turn to turn (no allocation per turn).
         var events: [(token: UInt64, events: Epoll.Events)] = []
         while isRunning {
-            rearmTimer()
-            do {
-                try epoll.wait(timeoutMilliseconds: nextWakeTimeout(), into: &events)
-            } catch {
-                log("error: \(error)")
-                status = 1
-                break
-            }
-            for (token, ready) in events {
-                fireDueBetweenSlices()
-                switch token {
-                case Self.zoneToken: zoneFileChanged()
-                case Self.listenerToken: acceptClients()
-                case Self.timerToken: fireTimers()
-                case Self.signalToken: handleSignals()
-                case Self.wallClockToken: wallClockStepped()
-                case Self.backendToken: fireTimers()
-                // No action running (the usual case): the token is a client's, with no look-ups.
-                default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
-                }
-            }
-            produceListings()
-            enforceActionTimeouts()
-            for wakeup in backend.endOfTurn() { deliver(wakeup) }
-            commit()
-            connectionHousekeeping()
-            checkIdle()
-            systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
-            LogLine.flush()
+            guard turn(&events) else { return 1 }
         }
-        return status
+        return 0
+    }
+
+    /// One turn of the loop: waits on epoll (at most `maximumWait` milliseconds when given),
+    /// dispatches each ready descriptor, then commits the turn's changes, sends the replies and
+    /// does the housekeeping. ``runLoop()`` turns it until the daemon stops; an in-process test
+    /// turns it itself.
+    ///
+    /// - Parameters:
+    ///   - events: the ready list, reused from turn to turn.
+    ///   - maximumWait: the longest wait for a descriptor, in milliseconds; `nil` for the loop's own
+    ///     (until the next deadline or time-out).
+    /// - Returns: `false` when `epoll_wait` failed (logged).
+    func turn(_ events: inout [(token: UInt64, events: Epoll.Events)], maximumWait: Int32? = nil) -> Bool {
+        rearmTimer()
+        var timeout = nextWakeTimeout()
+        if let maximumWait { timeout = timeout < 0 ? maximumWait : min(timeout, maximumWait) }
+        do {
+            try epoll.wait(timeoutMilliseconds: timeout, into: &events)
+        } catch {
+            log("error: \(error)")
+            return false
+        }
+        for (token, ready) in events {
+            fireDueBetweenSlices()
+            switch token {
+            case Self.zoneToken: zoneFileChanged()
+            case Self.listenerToken: acceptClients()
+            case Self.timerToken: fireTimers()
+            case Self.signalToken: handleSignals()
+            case Self.wallClockToken: wallClockStepped()
+            case Self.backendToken: fireTimers()
+            // No action running (the usual case): the token is a client's, with no look-ups.
+            default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
+            }
+        }
+        produceListings()
+        enforceActionTimeouts()
+        for wakeup in backend.endOfTurn() { deliver(wakeup) }
+        commit()
+        connectionHousekeeping()
+        checkIdle()
+        systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
+        LogLine.flush()
+        return true
     }
 
     // MARK: - Events

@@ -111,7 +111,25 @@ public final class Daemon {
     ///   - log: where event lines go (stderr in production).
     /// - Throws: the error that prevents starting (socket in use, unusable directories …);
     ///   ``DaemonConfig/ConfigError`` for a bad configuration file.
-    public init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
+    public convenience init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
+        try self.init(options: options, log: log, openBackend: nil, catchesSignals: true)
+    }
+
+    /// Opens a backend other than the one the options choose (an in-process test's): given the
+    /// configuration, the system zone and what sets the request router's resolvers and uids.
+    typealias BackendOpener = (
+        _ config: DaemonConfig, _ systemZone: TimeZone, _ configure: (inout TimerService) -> Void
+    ) throws -> (backend: any TimerBackend, missed: [TimerEnding])
+
+    /// Prepares the daemon as ``init(options:log:)`` does, with the backend `openBackend` opens
+    /// (`nil`: the one the options choose) and, when `catchesSignals` is false, no signal handler
+    /// installed in the process: a test builds a daemon in its own process this way and turns its
+    /// loop itself (``turn(_:maximumWait:)``).
+    ///
+    /// - Throws: what ``init(options:log:)`` throws, and what `openBackend` throws.
+    init(
+        options: DaemonOptions, log: @escaping (String) -> Void, openBackend: BackendOpener?, catchesSignals: Bool
+    ) throws {
         self.options = options
         self.log = log
         // 1. Configuration.
@@ -138,8 +156,10 @@ public final class Daemon {
                 ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
             }
         }
-        let opened = try Self.openBackend(
-            options: options, config: config, systemZone: systemZone.zone, log: log, configure: configureService)
+        let opened =
+            try openBackend?(config, systemZone.zone, configureService)
+            ?? Self.openBackend(
+                options: options, config: config, systemZone: systemZone.zone, log: log, configure: configureService)
         backend = opened.backend
         backend.configure(config)
         idleSince = Syscall.bootTimeNanoseconds()
@@ -178,8 +198,8 @@ public final class Daemon {
         // 5. Signals.
         // SIGQUIT stops cleanly like SIGTERM (the runtime would print a crash report and go on);
         // SIGABRT, the watchdog's signal, ends the process at once (AbortSignal; issue 10 item 15).
-        signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGQUIT, SIGHUP])
-        try AbortSignal.install()
+        signals = try SignalPipe(catching: catchesSignals ? [SIGTERM, SIGINT, SIGQUIT, SIGHUP] : [])
+        if catchesSignals { try AbortSignal.install() }
         // 6. Timers, and the loop that watches all of them.
         epoll = try Epoll()
         bootTimer = try BootTimer()
