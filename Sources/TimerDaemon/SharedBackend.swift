@@ -1,5 +1,7 @@
 import Countdown
 import Foundation
+import TimerPostgres
+import TimerProtocol
 import TimerService
 import TimerSystem
 
@@ -50,6 +52,7 @@ final class SharedBackend: TimerBackend {
         var outcome = ServiceOutcome(reply: shared.reply, requestID: shared.requestID, event: shared.event)
         outcome.newSubscription = shared.newSubscription
         outcome.endedSubscription = shared.endedSubscription
+        outcome.listing = shared.listing
         if !shared.notifications.isEmpty { notifications += shared.notifications }
         return outcome
     }
@@ -70,9 +73,32 @@ final class SharedBackend: TimerBackend {
         service.cancelSubscription(subscriber)
     }
 
+    /// Writes the next part of a streamed `timer.list` from rows read ``listingBatch`` at a time,
+    /// each as of its read (a timer removed meanwhile is left out, as on one host). A listing's
+    /// ids were read under its requester's owner filter, so the rows are read by id alone.
     func writeListing(_ listing: inout TimerListing, into bytes: inout [UInt8], upTo budget: Int) {
-        service.writeListing(&listing, into: &bytes, upTo: budget)
+        var rows: [Int64: SharedTimerRow] = [:]
+        var failure: (any Error)?
+        TimerService.writeListing(&listing, into: &bytes, upTo: budget) { id, writer in
+            let key = Int64(clamping: id)
+            if rows[key] == nil, failure == nil {
+                do {
+                    let batch = try host.withQueue { queue throws(PostgresError) in
+                        try queue.timers(fromID: key, limit: Self.listingBatch)
+                    }
+                    for row in batch { rows[row.id] = row }
+                } catch {
+                    failure = error
+                }
+            }
+            guard let row = rows[key], (try? SharedHost.info(row).write(to: &writer)) != nil else { return false }
+            return true
+        }
+        if let failure { host.log("warning: a timer.list left out timers it could not read: \(failure)") }
     }
+
+    /// The rows one read of a streamed listing takes.
+    static let listingBatch = 128
 
     // MARK: Events
 

@@ -22,6 +22,9 @@ extension SharedHost {
         var newSubscription: SubscriptionRegistry.SubscriberID?
         /// An ended subscription.
         var endedSubscription: SubscriptionRegistry.SubscriberID?
+        /// A `timer.list` of more than `TimerService.streamingThreshold` timers, streamed by the
+        /// daemon (``reply`` is then `nil`).
+        var listing: TimerListing?
         /// Replayed events for a new subscription (`afterSeq`).
         var notifications: [EventNotification] = []
         /// A log line for a change (the daemon adds the requester's uid).
@@ -125,6 +128,14 @@ extension SharedHost {
             case .none, .some(.null): all = false
             case .some(.bool(let value)): all = value
             case .some(let other): throw TimerService.typeError("all", "a boolean", other, method)
+            }
+            let ids = try withQueue { queue throws(PostgresError) in
+                try queue.timerIDs(owner: owner, includeEnded: all)
+            }
+            if ids.count > TimerService.streamingThreshold, let id {
+                // Written a part at a time as the client drains (SharedBackend.writeListing), as on one host.
+                outcome.listing = TimerListing(id: id, ids: ids.map { UInt64($0) })
+                return nil
             }
             let rows = try withQueue { queue throws(PostgresError) in try queue.timers(owner: owner, includeEnded: all)
             }
