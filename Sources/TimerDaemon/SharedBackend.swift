@@ -73,31 +73,38 @@ final class SharedBackend: TimerBackend {
         service.cancelSubscription(subscriber)
     }
 
-    /// Writes the next part of a streamed `timer.list` from rows read ``listingBatch`` at a time,
-    /// each as of its read (a timer removed meanwhile is left out, as on one host). A listing's
-    /// ids were read under its requester's owner filter, so the rows are read by id alone.
+    /// Writes the next part of a streamed `timer.list` from rows read as many at a time as the
+    /// rest of the part's budget holds (at the size of the rows written so far; at most
+    /// ``listingBatch``), each as of its read: a timer removed meanwhile is left out, as on one
+    /// host. A listing's ids were read under its requester's owner filter, so the rows are read by
+    /// id alone.
     func writeListing(_ listing: inout TimerListing, into bytes: inout [UInt8], upTo budget: Int) {
         var rows: [Int64: SharedTimerRow] = [:]
         var failure: (any Error)?
+        var written = (count: 0, bytes: 0)
         TimerService.writeListing(&listing, into: &bytes, upTo: budget) { id, writer in
             let key = Int64(clamping: id)
             if rows[key] == nil, failure == nil {
+                let rowBytes = written.count == 0 ? 512 : max(1, written.bytes / written.count)
+                let wanted = min(Self.listingBatch, max(1, (budget - writer.bytes.count) / rowBytes + 1))
                 do {
                     let batch = try host.withQueue { queue throws(PostgresError) in
-                        try queue.timers(fromID: key, limit: Self.listingBatch)
+                        try queue.timers(fromID: key, limit: wanted)
                     }
                     for row in batch { rows[row.id] = row }
                 } catch {
                     failure = error
                 }
             }
+            let before = writer.bytes.count
             guard let row = rows[key], (try? SharedHost.info(row).write(to: &writer)) != nil else { return false }
+            written = (written.count + 1, written.bytes + writer.bytes.count - before)
             return true
         }
         if let failure { host.log("warning: a timer.list left out timers it could not read: \(failure)") }
     }
 
-    /// The rows one read of a streamed listing takes.
+    /// The most rows one read of a streamed listing takes.
     static let listingBatch = 128
 
     // MARK: Events
