@@ -6,7 +6,7 @@ import TimerService
 import TimerSystem
 
 /// One on-finish action run to start: from the engine (``TimerEngine/DueAction``), or from a
-/// completion of shared mode (``SharedHost``), which adds the idempotency key.
+/// completion of shared mode (``SharedHost``), which adds the fence and the idempotency key.
 struct ActionLaunch {
     var timerID: UInt64
     var name: String?
@@ -16,8 +16,8 @@ struct ActionLaunch {
     var action: TimerAction
     /// Variables added to the run's environment (`TIMER_IDEMPOTENCY_KEY=ID:FENCE` in shared mode).
     var extraEnvironment: [String] = []
-    /// Whether the run belongs to a shared-mode timer (its outcome is logged, not kept in the engine).
-    var isShared = false
+    /// The fence of the shared-mode completion that ran it (``SharedBackend``), or `nil`.
+    var fence: Int64?
 
     init(_ due: TimerEngine.DueAction) {
         self.init(
@@ -27,7 +27,7 @@ struct ActionLaunch {
 
     init(
         timerID: UInt64, name: String?, duration: Double, kind: TimerAction.Kind, trigger: TimerAction.Trigger,
-        action: TimerAction, extraEnvironment: [String] = [], isShared: Bool = false
+        action: TimerAction, extraEnvironment: [String] = [], fence: Int64? = nil
     ) {
         self.timerID = timerID
         self.name = name
@@ -36,7 +36,7 @@ struct ActionLaunch {
         self.trigger = trigger
         self.action = action
         self.extraEnvironment = extraEnvironment
-        self.isShared = isShared
+        self.fence = fence
     }
 }
 
@@ -44,12 +44,8 @@ struct ActionLaunch {
 final class RunningAction {
     /// The process (its own process group).
     let child: ChildProcess
-    /// The timer and the run it belongs to.
-    let timerID: UInt64
-    let kind: TimerAction.Kind
-    let trigger: TimerAction.Trigger
-    /// A shared-mode run (``ActionLaunch/isShared``).
-    let isShared: Bool
+    /// The run it is, whose outcome goes back to the backend.
+    let launch: ActionLaunch
     /// `timer 3 ("tea") exec` for log lines.
     let label: String
     /// The epoll tokens of the pidfd and of the output pipe.
@@ -69,10 +65,7 @@ final class RunningAction {
         timeout: Int64
     ) {
         self.child = child
-        timerID = due.timerID
-        kind = due.kind
-        trigger = due.trigger
-        isShared = due.isShared
+        launch = due
         self.label = label
         (exitToken, outputToken) = tokens
         startedAt = now
@@ -80,29 +73,23 @@ final class RunningAction {
     }
 }
 
-/// On-finish actions (`timerctl start --exec CMD --notify`): started after the commit that
-/// records them as running (at most once, docs/actions.md), reaped through a pidfd in epoll,
-/// their output logged line by line, stopped after `--action-timeout`.
+/// The action runner: on-finish actions (`timerctl start --exec CMD --notify`) of either backend,
+/// started once the backend has made their `running` record durable
+/// (``TimerBackend/takeStartableActions()``; at most once on one host, docs/actions.md), reaped
+/// through a pidfd in epoll, their output logged line by line, stopped after `--action-timeout`,
+/// their outcome handed back to the backend.
 extension Daemon {
     /// The most output bytes of one run that go to the log; the rest is read and dropped.
     static let actionOutputLimit = 65_536
     /// Seconds between `SIGTERM` and `SIGKILL` for an action past its time-out.
     static let actionKillGraceNanoseconds: Int64 = 2_000_000_000
 
-    /// Moves the engine's due runs to ``actionsAwaitingCommit``; the turn's commit is then synchronous.
-    func collectDueActions() {
-        let due = service.engine.takeDueActions()
-        guard !due.isEmpty else { return }
-        actionsAwaitingCommit += due
-        stateIsDirty = true
-        syncIsNeeded = true
-    }
-
-    /// Starts every run whose `running` record is now durable.
+    /// Starts every run whose `running` record is now durable, and tells the backend they started.
     func startCommittedActions() {
-        let due = actionsAwaitingCommit
-        actionsAwaitingCommit.removeAll()
-        for item in due { startAction(ActionLaunch(item)) }
+        let launches = backend.takeStartableActions()
+        guard !launches.isEmpty else { return }
+        for launch in launches { startAction(launch) }
+        backend.actionsStarted(launches)
     }
 
     func startAction(_ due: ActionLaunch) {
@@ -126,9 +113,7 @@ extension Daemon {
             guard let program = ActionEnvironment.locate("notify-send", in: searchPath, isExecutable: Self.isExecutable)
             else {
                 log("warning: \(label): no notify-send in the timer's PATH (\(searchPath)); no desktop notification")
-                finishAction(
-                    timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(ENOENT),
-                    isShared: due.isShared)
+                finishAction(due, label: label, outcome: .failedToStart(ENOENT))
                 return
             }
             executable = program
@@ -158,8 +143,7 @@ extension Daemon {
         } catch {
             log("error: \(label) could not start: \(error)")
             let code = error.errno.rawValue
-            finishAction(
-                timer: due.timerID, kind: due.kind, label: label, outcome: .failedToStart(code), isShared: due.isShared)
+            finishAction(due, label: label, outcome: .failedToStart(code))
         }
     }
 
@@ -188,25 +172,16 @@ extension Daemon {
         }
         let seconds = Double(Syscall.bootTimeNanoseconds() - running.startedAt) / 1e9
         log("\(running.label) \(Self.describe(outcome)) after \(String(format: "%.3f", seconds)) s")
-        finishAction(
-            timer: running.timerID, kind: running.kind, label: running.label, outcome: outcome,
-            isShared: running.isShared)
+        finishAction(running.launch, label: running.label, outcome: outcome)
         return true
     }
 
-    private func finishAction(
-        timer id: UInt64, kind: TimerAction.Kind, label: String, outcome: ActionRun.Outcome, isShared: Bool
-    ) {
-        // Shared mode: the outcome is in the log line above; the engine does not hold the timer.
-        if isShared { return }
-        let (recorded, wakeups) = service.recordActionOutcome(timer: id, kind: kind, outcome: outcome)
-        if recorded {
-            stateIsDirty = true
-        } else {
-            log("\(label): the timer is no longer kept, its result is not recorded")
-        }
+    /// Hands a run's outcome to the backend; its `action` event goes to subscribers after this
+    /// turn's commit.
+    private func finishAction(_ launch: ActionLaunch, label: String, outcome: ActionRun.Outcome) {
+        let (recorded, wakeups) = backend.recordActionOutcome(launch, outcome: outcome)
+        if !recorded { log("\(label): the timer is no longer kept, its result is not recorded") }
         for wakeup in wakeups { deliver(wakeup) }
-        collectNotifications()  // the action event, sent to subscribers after this turn's commit
     }
 
     /// Reads at most 4 × 64 KiB of the action's output this turn (epoll reports the rest on the

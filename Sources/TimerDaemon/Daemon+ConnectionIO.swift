@@ -231,8 +231,7 @@ extension Daemon {
         let left = connectionsPerUID[connection.uid, default: 1] - 1
         connectionsPerUID[connection.uid] = left > 0 ? left : nil
         for waiter in connection.state.waiters {
-            service.cancelWait(waiter)
-            shared?.cancelWait(waiter)
+            backend.cancelWait(waiter)
             waiterConnections[waiter] = nil
         }
         cancelSubscriptions(of: connection)

@@ -1,7 +1,6 @@
 import Countdown
 import TimerProtocol
 import TimerService
-import TimerStorage
 import TimerSystem
 
 /// A reply that waits for this turn's commit: the reply to a request that changed the state, or
@@ -18,12 +17,6 @@ struct HeldReply {
 }
 
 extension Daemon {
-    /// The first wait before retrying a refused commit, in nanoseconds (250 ms); it doubles after
-    /// each further refusal up to 10 s.
-    static let commitFirstBackoff: Int64 = 250_000_000
-    /// The longest wait between retries of a refused commit: 10 s.
-    static let commitMaximumBackoff: Int64 = 10_000_000_000
-
     /// Queues `reply` now, or holds it until this turn's commit when it acknowledges a change or
     /// follows a held reply on the same connection.
     ///
@@ -48,46 +41,30 @@ extension Daemon {
         }
     }
 
-    /// Undoes what the store refused: rebuilds the engine from the store's durable state (so the
-    /// refused changes are gone from memory and no later compaction can write them), keeps the
-    /// next id from going back, and turns each held reply that acknowledged a change into a
-    /// `-32603` error naming the reason (`… No space left on device`). Read-only replies stay.
+    /// After the backend refused the commit and undid the turn's changes: turns each held reply
+    /// that acknowledged a change into a `-32603` error naming the reason
+    /// (`… No space left on device`). Read-only replies stay.
     ///
-    /// Why a rebuild from the store rather than an undo log in the engine: a refusal is rare (a
-    /// full or failing disk), and this costs nothing on the hot path of a start (no pre-image is
-    /// copied per change), while the store already knows exactly what is durable.
-    ///
-    /// - Parameters:
-    ///   - error: why the store refused.
-    ///   - now: the boot-time clock, in nanoseconds, for the retry.
-    /// - Complexity: O(n log n) in the timers, only when a commit was refused.
-    func rollBack(after error: any Error, now: Int64) {
-        let backoff = commitRetry.map { min($0.backoff * 2, Self.commitMaximumBackoff) } ?? Self.commitFirstBackoff
-        commitRetry = (now + backoff, backoff)
+    /// - Parameter reason: why the store refused.
+    func refuseHeldChanges(_ reason: String) {
         let refused = heldReplies.filter(\.isChange).count
-        do {
-            var durable = try store.durableState()
-            durable.nextID = max(durable.nextID, service.engine.snapshot.nextID)
-            _ = service.engine.restore(durable, sameBoot: true)
-            stateIsDirty = true
-            log(
-                "error: could not save state to \(store.location): \(error); undid this turn's changes and "
-                    + "refused \(refused) request\(refused == 1 ? "" : "s"); retrying")
-        } catch let readError {
-            log(
-                "error: could not save state to \(store.location): \(error), nor read what is saved: "
-                    + "\(readError); closing this turn's connections")
-            for item in heldReplies {
-                if let connection = connections[item.token] { close(connection) }
-            }
-            heldReplies.removeAll()
-            heldTokens.removeAll()
-            return
-        }
-        let message = "the change was not saved and was undone: \(error)"
+        log(
+            "error: could not save state to \(backend.location): \(reason); undid this turn's changes and "
+                + "refused \(refused) request\(refused == 1 ? "" : "s"); retrying")
+        let message = "the change was not saved and was undone: \(reason)"
         for index in heldReplies.indices where heldReplies[index].isChange {
             heldReplies[index].reply = TimerService.errorLine(
                 id: heldReplies[index].id ?? .null, RPCError(.internalError, message))
         }
+    }
+
+    /// After the backend could neither save nor read what is saved: closes the connections that
+    /// wait for this turn's commit, whose changes are in an unknown state.
+    func closeHeldConnections() {
+        for item in heldReplies {
+            if let connection = connections[item.token] { close(connection) }
+        }
+        heldReplies.removeAll()
+        heldTokens.removeAll()
     }
 }

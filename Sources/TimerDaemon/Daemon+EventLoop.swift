@@ -15,44 +15,59 @@ extension Daemon {
     ///
     /// - Returns: 0, or 1 when `epoll_wait` failed.
     func runLoop() -> Int32 {
-        var status: Int32 = 0
         // Log lines of one turn go out together at its end (LogLine.flush), and at once after the loop.
         LogLine.setBuffering(true)
         defer { LogLine.setBuffering(false) }
         // Reused from turn to turn (no allocation per turn).
         var events: [(token: UInt64, events: Epoll.Events)] = []
         while isRunning {
-            rearmTimer()
-            do {
-                try epoll.wait(timeoutMilliseconds: nextWakeTimeout(), into: &events)
-            } catch {
-                log("error: \(error)")
-                status = 1
-                break
-            }
-            for (token, ready) in events {
-                fireDueBetweenSlices()
-                switch token {
-                case Self.zoneToken: zoneFileChanged()
-                case Self.listenerToken: acceptClients()
-                case Self.timerToken: fireTimers()
-                case Self.signalToken: handleSignals()
-                case Self.wallClockToken: wallClockStepped()
-                case Self.sharedSocketToken: sharedTurn()
-                // No action running (the usual case): the token is a client's, with no look-ups.
-                default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
-                }
-            }
-            produceListings()
-            enforceActionTimeouts()
-            sharedEndOfTurn()
-            commit()
-            connectionHousekeeping()
-            checkIdle()
-            systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
-            LogLine.flush()
+            guard turn(&events) else { return 1 }
         }
-        return status
+        return 0
+    }
+
+    /// One turn of the loop: waits on epoll (at most `maximumWait` milliseconds when given),
+    /// dispatches each ready descriptor, then commits the turn's changes, sends the replies and
+    /// does the housekeeping. ``runLoop()`` turns it until the daemon stops; an in-process test
+    /// turns it itself.
+    ///
+    /// - Parameters:
+    ///   - events: the ready list, reused from turn to turn.
+    ///   - maximumWait: the longest wait for a descriptor, in milliseconds; `nil` for the loop's own
+    ///     (until the next deadline or time-out).
+    /// - Returns: `false` when `epoll_wait` failed (logged).
+    func turn(_ events: inout [(token: UInt64, events: Epoll.Events)], maximumWait: Int32? = nil) -> Bool {
+        rearmTimer()
+        var timeout = nextWakeTimeout()
+        if let maximumWait { timeout = timeout < 0 ? maximumWait : min(timeout, maximumWait) }
+        do {
+            try epoll.wait(timeoutMilliseconds: timeout, into: &events)
+        } catch {
+            log("error: \(error)")
+            return false
+        }
+        for (token, ready) in events {
+            fireDueBetweenSlices()
+            switch token {
+            case Self.zoneToken: zoneFileChanged()
+            case Self.listenerToken: acceptClients()
+            case Self.timerToken: fireTimers()
+            case Self.signalToken: handleSignals()
+            case Self.wallClockToken: wallClockStepped()
+            case Self.backendToken: fireTimers()
+            // No action running (the usual case): the token is a client's, with no look-ups.
+            default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
+            }
+        }
+        produceListings()
+        enforceActionTimeouts()
+        for wakeup in backend.endOfTurn() { deliver(wakeup) }
+        commit()
+        connectionHousekeeping()
+        checkIdle()
+        systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
+        LogLine.flush()
+        return true
     }
 
     // MARK: - Events
@@ -63,21 +78,18 @@ extension Daemon {
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
-        if shared != nil, handleShared(line, from: connection, context: context) { return }
-        let outcome = service.handle(line: line, context: context)
-        if outcome.changedState { stateIsDirty = true }
-        if outcome.requiresDurability { syncIsNeeded = true }
+        let outcome = backend.handle(line, context: context)
+        watchBackendDescriptor()  // a request may have reconnected to the database
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
         } else if let listing = outcome.listing {
             connection.state.listing = listing
             streamingTokens.insert(connection.token)
-        } else if service.isWaiting(waiter) {
+        } else if backend.isWaiting(waiter) {
             connection.state.waiters.insert(waiter)
             waiterConnections[waiter] = connection.token
         }
         trackSubscriptions(outcome, on: connection)
-        collectNotifications()
         for wakeup in outcome.wakeups { deliver(wakeup) }
         for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
         if let event = outcome.event { log(Self.eventLine(event, uid: connection.uid)) }
@@ -109,17 +121,16 @@ extension Daemon {
         return String(decoding: line, as: UTF8.self)
     }
 
+    /// The loop's timer (or the backend's descriptor) fired: the backend fires what is due.
     func fireTimers() {
-        if shared != nil { return sharedTurn() }
         bootTimer.drain()
         armedDeadline = nil
-        let (endings, wakeups) = service.fireDueTimers()
-        // A recurring timer's elapse changes its record (count, last elapse, next elapse) without
-        // ending it: saved too, so that a restart neither rings that elapse again nor loses the count.
-        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
-        for ending in endings { log("timer \(ending.timer.label) finished") }
-        for wakeup in wakeups { deliver(wakeup) }
-        collectNotifications()
+        let firing = backend.fireDue()
+        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        for wakeup in firing.wakeups { deliver(wakeup) }
+        // Runs the backend made durable itself (a shared completion) start now; the others at the commit.
+        startCommittedActions()
+        watchBackendDescriptor()
     }
 
     /// Fires the timers due now in the middle of a turn, between two slices of its work (one ready
@@ -133,29 +144,23 @@ extension Daemon {
     /// the service's notifications (sent after that commit), and the replies of the `timer.wait`s they
     /// end into ``deferredWakeups`` (queued at that commit), so nothing about them is written
     /// before the commit that records them. Costs one read of the boot-time clock (vDSO) and a look
-    /// at the deadline queue's head when nothing is due. Not in shared mode, whose claims are
-    /// turns of their own (``sharedTurn()``).
+    /// at the deadline queue's head when nothing is due. Only for a backend with a
+    /// ``TimerBackend/sliceDeadline`` (the shared one claims in turns of its own).
     func fireDueBetweenSlices() {
-        guard shared == nil, let due = service.engine.nextDeadline?.nanoseconds,
-            due <= Syscall.bootTimeNanoseconds()
-        else { return }
+        guard let due = backend.sliceDeadline, due <= Syscall.bootTimeNanoseconds() else { return }
         // The boot timer may still be armed for a deadline fired here: it is re-armed for the next
         // one at the top of the next turn (a wake-up that finds nothing due fires nothing).
         armedDeadline = nil
-        let (endings, wakeups) = service.fireDueTimers()
-        if !endings.isEmpty || service.engine.hasChanges { stateIsDirty = true }
-        for ending in endings { log("timer \(ending.timer.label) finished") }
-        if !wakeups.isEmpty { deferredWakeups += wakeups }
-        collectNotifications()
+        let firing = backend.fireDue()
+        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        if !firing.wakeups.isEmpty { deferredWakeups += firing.wakeups }
     }
 
     /// The wall clock was set (or the machine resumed): timers with an absolute end move with it,
     /// countdowns are re-anchored (and re-derived on the first step after a boot; docs/time.md).
     func wallClockStepped() {
         guard wallClock.acknowledge() else { return }
-        let moved = service.engine.wallClockChanged()
-        // Countdowns' wall-clock anchors moved too (saved, so that a reboot carries them over right).
-        if service.engine.hasChanges { stateIsDirty = true }
+        let moved = backend.wallClockChanged()
         if moved > 0 {
             log("wall clock changed: rescheduled \(moved) timer\(moved == 1 ? "" : "s") with an end time")
         }
@@ -195,9 +200,7 @@ extension Daemon {
                 try DaemonConfig.load(path: path, mustExist: options.configPath != nil)
             }
             config = (file ?? DaemonConfig()).overridden(by: options)
-            service.engine.historyLimit = config.historyLimit
-            service.engine.historyMaximumAge = config.historyMaxAgeSeconds
-            service.quota = config.maximumTimersPerUser
+            backend.configure(config)
             LogLine.level = config.logLevel
             connectionDeadline = Syscall.bootTimeNanoseconds()  // time-outs may have changed: re-read all
             log("reloaded (\(requester)): \(path.map { file == nil ? "no \($0), defaults" : $0 } ?? "defaults")")
@@ -208,41 +211,27 @@ extension Daemon {
         }
     }
 
-    func statusLine() -> String {
-        SystemdLink.statusLine(of: service.engine)
-    }
+    func statusLine() -> String { backend.statusLine }
 
     // MARK: - Durability
 
-    /// Commits this turn's changes to the store (one fsync for every request of the turn; none
-    /// when timers only finished on their own: ``CommitDurability/mayBatch``), then sends replies;
-    /// lets the store compact afterwards when it is due. When the store refuses the commit (a full
-    /// disk), the turn's changes are undone (``rollBack(after:)``) and each request that made one
-    /// is answered `-32603` with the reason; other replies go out as they are, and the connections
-    /// stay open. The commit is retried with a back-off until it succeeds (docs/durability.md).
+    /// Commits this turn's changes through the backend (one fsync for every request of the turn),
+    /// then sends replies; lets the store compact afterwards when it is due. When the store
+    /// refuses the commit (a full disk), the backend has undone the turn's changes and each
+    /// request that made one is answered `-32603` with the reason; other replies go out as they
+    /// are, and the connections stay open. The backend retries with a back-off until it succeeds
+    /// (docs/durability.md).
     func commit() {
         // Timers due now are finished before the commit, so that they are in it (and not behind
         // its fsync).
         fireDueBetweenSlices()
-        collectDueActions()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
-        if stateIsDirty, !heldReplies.isEmpty || now >= (commitRetry?.at ?? 0) {
-            do {
-                try store.commit(
-                    service.engine.takeChanges(), durability: syncIsNeeded ? .synchronous : .mayBatch,
-                    snapshot: { service.engine.snapshot })
-                stateIsDirty = false
-                syncIsNeeded = false
-                if commitRetry != nil { log("saving state to \(store.location) works again") }
-                commitRetry = nil
-                startCommittedActions()
-            } catch {
-                // The runs were not recorded: the engine is rebuilt from the durable state, which
-                // schedules them again when their timers end again.
-                actionsAwaitingCommit.removeAll()
-                rollBack(after: error, now: now)
-            }
+        switch backend.commit(hasWaitingReplies: !heldReplies.isEmpty, now: now) {
+        case .nothing: break
+        case .committed: startCommittedActions()
+        case .refused(let message): refuseHeldChanges(message)
+        case .lost: closeHeldConnections()
         }
         if !deferredWakeups.isEmpty {
             let wakeups = deferredWakeups
@@ -268,24 +257,19 @@ extension Daemon {
             flushingTokens.removeAll(keepingCapacity: true)
         }
         detachSharedLines(turn)
-        do {
-            try store.compactIfDue(isQuiet: isQuiet, snapshot: { service.engine.snapshot })
-        } catch {
-            log("error: could not compact the state in \(store.location): \(error); retrying with a back-off")
-        }
+        backend.compactIfDue(isQuiet: isQuiet)
     }
 
     /// Whether no timer is due within the next 100 ms: a compaction now would delay none.
     func isFreeOfDeadlines() -> Bool {
-        guard let deadline = service.engine.nextDeadline else { return true }
-        return deadline.nanoseconds - Syscall.bootTimeNanoseconds() > 100_000_000
+        guard let deadline = backend.sliceDeadline else { return true }
+        return deadline - Syscall.bootTimeNanoseconds() > 100_000_000
     }
 
     // MARK: - Time
 
     func rearmTimer() {
-        // Shared mode: the next claim, on the host's own boot-time clock (the test offset taken off).
-        let deadline = shared.map { $0.nextTurnAt - $0.clockOffset } ?? service.engine.nextDeadline?.nanoseconds
+        let deadline = backend.nextWake
         guard deadline != armedDeadline else { return }
         do {
             try bootTimer.arm(atNanoseconds: deadline)
@@ -299,9 +283,7 @@ extension Daemon {
     func nextWakeTimeout() -> Int32 {
         // Timers fired between slices of the last turn left work for a turn of its own: their
         // commit, notifications and wait replies go out now, not at the next wake-up.
-        if !pendingNotifications.isEmpty || service.hasPendingNotifications || !deferredWakeups.isEmpty
-            || (stateIsDirty && commitRetry == nil)
-        {
+        if backend.hasPendingNotifications || !deferredWakeups.isEmpty || backend.hasChangesToCommit {
             return 0
         }
         let now = Syscall.bootTimeNanoseconds()
@@ -312,22 +294,22 @@ extension Daemon {
         }
         // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
         if let due = connectionDeadline { next = min(next ?? .max, due) }
-        if let idle = options.exitWhenIdleSeconds, shared == nil, connections.isEmpty, service.engine.liveCount == 0 {
+        if let idle = options.exitWhenIdleSeconds, backend.canTellIdle, connections.isEmpty, backend.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }
-        if let wake = store.nextWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
-        if stateIsDirty, let retry = commitRetry { next = min(next ?? .max, retry.at) }
+        if let wake = backend.storeWake(now: now) { next = min(next ?? .max, wake) }  // e.g. a put-off compaction
+        if let retry = backend.commitRetryAt { next = min(next ?? .max, retry) }
         if let action = nextActionDeadline() { next = min(next ?? .max, action) }
-        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: service.engine.liveCount > 0)
+        let systemdDue = systemd.millisecondsUntilDue(now: now, hasLiveTimers: backend.liveCount > 0)
         guard let next else { return systemdDue ?? -1 }
         return min(Int32(clamping: max(0, (next - now) / 1_000_000 + 1)), systemdDue ?? .max)
     }
 
     func checkIdle() {
-        // Shared mode: the timers are in the database, which this host cannot see as empty; it stays.
-        guard let idle = options.exitWhenIdleSeconds, shared == nil else { return }
+        // A backend that cannot tell that no timer is live (the shared one) stays.
+        guard let idle = options.exitWhenIdleSeconds, backend.canTellIdle else { return }
         let now = Syscall.bootTimeNanoseconds()
-        if !connections.isEmpty || service.engine.liveCount > 0 || !runningActions.isEmpty {
+        if !connections.isEmpty || backend.liveCount > 0 || !runningActions.isEmpty {
             idleSince = now
             return
         }

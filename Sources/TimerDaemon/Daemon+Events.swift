@@ -11,7 +11,7 @@ extension Daemon {
     ///   - outcome: what the request produced.
     ///   - connection: where it came from.
     func trackSubscriptions(_ outcome: ServiceOutcome, on connection: Connection) {
-        if let subscriber = outcome.newSubscription, service.hasSubscription(subscriber) {
+        if let subscriber = outcome.newSubscription, backend.hasSubscription(subscriber) {
             connection.state.subscriptions.insert(subscriber)
         }
         if let subscriber = outcome.endedSubscription {
@@ -20,28 +20,9 @@ extension Daemon {
         }
     }
 
-    /// Takes the service's notifications into this turn's list (sent by ``deliverNotifications()``)
-    /// in shared mode, where the shared host adds its own to the same list. On one host the
-    /// service keeps them, in order, until ``deliverNotifications()`` takes them all at once
-    /// after the commit: appending each request's (100 per event with 100 subscribers) to this
-    /// list copied every one of them (docs/performance.md, issue 11 fourth round).
-    func collectNotifications() {
-        guard shared != nil else { return }
-        takeServiceNotifications()
-    }
-
-    /// Moves the service's notifications to the end of ``pendingNotifications``.
-    private func takeServiceNotifications() {
-        let taken = service.takeNotifications()
-        guard !taken.isEmpty else { return }
-        if pendingNotifications.isEmpty {
-            pendingNotifications = taken
-        } else {
-            pendingNotifications += taken
-        }
-    }
-
-    /// After the turn's commit: offers each held notification to its connection's backlog, which a
+    /// After the turn's commit: takes the backend's notifications, in order, all at once
+    /// (appending each request's to a list of the daemon's, 100 per event with 100 subscribers,
+    /// copied every one of them; docs/performance.md), and offers each to its connection's backlog, which a
     /// slow client overflows into a `timer.gap` (reason `slow`), and marks the connection for the
     /// turn's flush.
     ///
@@ -54,11 +35,9 @@ extension Daemon {
     ///   ``detachSharedLines(_:)`` after the flush; `nil` when there was nothing to send.
     /// - Complexity: O(n) in the notifications of the turn.
     func deliverNotifications() -> (lines: SharedLines, holders: [UInt64])? {
-        if shared == nil { takeServiceNotifications() }
-        guard !pendingNotifications.isEmpty else { return nil }
+        let taken = backend.takeNotifications()
+        guard !taken.isEmpty else { return nil }
         var holders: [UInt64] = []
-        let taken = pendingNotifications
-        pendingNotifications.removeAll(keepingCapacity: true)
         let lines = SharedLines()
         var index = -1
         var lastSeq: UInt64?
@@ -105,20 +84,10 @@ extension Daemon {
         }
     }
 
-    /// Numbers and sends an event the daemon itself produced (an on-finish action's result, …):
-    /// subscribers hear of it after this turn's commit, like the engine's events.
-    ///
-    /// - Parameter event: what happened.
-    func publish(_ event: TimerEvent) {
-        for wakeup in service.publish(event) { deliver(wakeup) }
-        collectNotifications()
-    }
-
     /// Ends the subscriptions of a connection that goes away.
     func cancelSubscriptions(of connection: Connection) {
         for subscriber in connection.state.subscriptions {
-            service.cancelSubscription(subscriber)
-            shared?.cancelSubscription(subscriber)
+            backend.cancelSubscription(subscriber)
         }
         connection.state.subscriptions.removeAll()
     }

@@ -36,7 +36,7 @@ extension Daemon {
                 heldTokens.isEmpty || !heldTokens.contains(connection.token)
             else { continue }
             part.removeAll(keepingCapacity: true)
-            service.writeListing(&listing, into: &part, upTo: min(Self.listingPartBytes, budget))
+            backend.writeListing(&listing, into: &part, upTo: min(Self.listingPartBytes, budget))
             budget -= part.count
             connection.state.output.enqueue(bytes: part)
             connection.state.listing = listing

@@ -5,8 +5,8 @@ import TimerSystem
 /// The system zone's watch (issue 13): calendar timers that follow the system zone are re-timed when
 /// `/etc/localtime` (or `TIMERD_LOCALTIME`) names another zone (docs/calendar.md, "Zones").
 extension Daemon {
-    /// The epoll token of the inotify watch of the system zone's file. Not 4: i14multi's shared-mode
-    /// socket takes 4.
+    /// The epoll token of the inotify watch of the system zone's file. Not 4: the backend's descriptor
+    /// (``backendToken``) takes 4.
     static let zoneToken: UInt64 = 5
 
     /// Watches `path`'s directory with inotify and registers the watch with `epoll`; `nil` (logged)
@@ -27,11 +27,10 @@ extension Daemon {
     func zoneFileChanged() {
         guard let zoneWatch, zoneWatch.acknowledge() else { return }
         let detected = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
-        let old = service.engine.systemTimeZone.identifier
+        let old = backend.systemTimeZone.identifier
         guard detected.zone.identifier != old else { return }
         if let warning = detected.warning { log("warning: \(warning)") }
-        let moved = service.engine.systemTimeZoneChanged(to: detected.zone)
-        if service.engine.hasChanges { stateIsDirty = true }
+        let moved = backend.systemTimeZoneChanged(to: detected.zone)
         log(
             "system time zone changed from \(old) to \(detected.zone.identifier): re-timed \(moved) calendar "
                 + "timer\(moved == 1 ? "" : "s")")

@@ -26,18 +26,17 @@ public final class Daemon {
     static let timerToken: UInt64 = 1
     static let signalToken: UInt64 = 2
     static let wallClockToken: UInt64 = 3
-    /// The PostgreSQL connection's socket in shared mode (notifications on `timerd_wake`).
-    static let sharedSocketToken: UInt64 = 4
+    /// The backend's descriptor (``TimerBackend/watchedDescriptor``: the shared store's
+    /// connection, which `timerd_wake` notifications make readable).
+    static let backendToken: UInt64 = 4
 
     let options: DaemonOptions
     let socketPath: String
-    let store: any TimerStore
     let log: (String) -> Void
-    var service: TimerService
-    /// Shared mode (`--shared`, issue 14): the requests and firings go to PostgreSQL; `nil` otherwise.
-    let shared: SharedHost?
-    /// The ``SharedHost/connectionGeneration`` whose socket epoll watches (0: none yet).
-    var sharedSocketGeneration = 0
+    /// Where the timers live: every request, firing, commit and action outcome goes through it.
+    let backend: any TimerBackend
+    /// The generation of the ``TimerBackend/watchedDescriptor`` epoll watches (0: none yet).
+    var watchedGeneration = 0
     let epoll: Epoll
     let bootTimer: BootTimer
     let wallClock: WallClockWatch
@@ -62,9 +61,6 @@ public final class Daemon {
     var armedDeadline: Int64?
     var idleSince: Int64
     var isRunning = true
-    var stateIsDirty = false
-    /// A request of this turn changed the state: its reply waits for an `fsync`.
-    var syncIsNeeded = false
     /// The connections with replies queued this turn, written after the turn's commit, in the
     /// order they were marked (``markForFlush(_:)``; each once: `Connection.isFlushPending`). An
     /// array and a flag instead of a `Set`: hashing the token on each reply and clearing the set
@@ -86,13 +82,9 @@ public final class Daemon {
     var heldReplies: [HeldReply] = []
     /// The connections that have a held reply this turn, so later replies to them are held too.
     var heldTokens: Set<UInt64> = []
-    /// This turn's event notifications, sent after its commit (``deliverNotifications()``).
-    var pendingNotifications: [EventNotification] = []
     /// Replies to `timer.wait`s ended by timers fired between slices of a turn
     /// (``fireDueBetweenSlices()``), queued at the next commit.
     var deferredWakeups: [(waiter: WaiterID, reply: [UInt8])] = []
-    /// After a refused commit: when to try again (boot-time ns) and the wait after a next failure.
-    var commitRetry: (at: Int64, backoff: Int64)?
     var readBuffer = [UInt8](repeating: 0, count: 65_536)
     var config: DaemonConfig
     let configPath: String?
@@ -102,8 +94,6 @@ public final class Daemon {
     let socketClaim: SocketFileClaim?
     let reserve: DescriptorReserve
     var isOutOfDescriptors = false
-    /// On-finish action runs recorded as running, started once that record is durable (Daemon+Actions.swift).
-    var actionsAwaitingCommit: [TimerEngine.DueAction] = []
     /// The action processes running, by the epoll token of their pidfd.
     var runningActions: [UInt64: RunningAction] = [:]
     /// The epoll token of each running action's output pipe → the token of its pidfd.
@@ -121,7 +111,25 @@ public final class Daemon {
     ///   - log: where event lines go (stderr in production).
     /// - Throws: the error that prevents starting (socket in use, unusable directories …);
     ///   ``DaemonConfig/ConfigError`` for a bad configuration file.
-    public init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
+    public convenience init(options: DaemonOptions, log: @escaping (String) -> Void) throws {
+        try self.init(options: options, log: log, openBackend: nil, catchesSignals: true)
+    }
+
+    /// Opens a backend other than the one the options choose (an in-process test's): given the
+    /// configuration, the system zone and what sets the request router's resolvers and uids.
+    typealias BackendOpener = (
+        _ config: DaemonConfig, _ systemZone: TimeZone, _ configure: (inout TimerService) -> Void
+    ) throws -> (backend: any TimerBackend, missed: [TimerEnding])
+
+    /// Prepares the daemon as ``init(options:log:)`` does, with the backend `openBackend` opens
+    /// (`nil`: the one the options choose) and, when `catchesSignals` is false, no signal handler
+    /// installed in the process: a test builds a daemon in its own process this way and turns its
+    /// loop itself (``turn(_:maximumWait:)``).
+    ///
+    /// - Throws: what ``init(options:log:)`` throws, and what `openBackend` throws.
+    init(
+        options: DaemonOptions, log: @escaping (String) -> Void, openBackend: BackendOpener?, catchesSignals: Bool
+    ) throws {
         self.options = options
         self.log = log
         // 1. Configuration.
@@ -131,84 +139,36 @@ public final class Daemon {
         systemd = SystemdLink(notifier: try SystemdNotifier(environment: environment, pid: getpid()), log: log)
         // The passed socket's number; adopted (owned) when the listener starts.
         let inherited = try SocketActivation.adoptControlSocket(environment: environment, pid: getpid())
-        // 2-3. The store; loading takes the state directory's lock first (no second daemon may use it).
-        // Issue 14: `--store`/`store=` selects PostgreSQL instead, and then no state directory is used.
-        let stateDirectory: String
-        let storeDescription: String
-        var hostID: String?
-        let isShared = options.shared || config.shared
-        if let connection = options.storeConnection ?? config.storeConnection, isShared {
-            // Form 2: the database is the only copy; the engine stays empty (docs/multihost.md).
-            let host = options.hostID ?? DaemonOptions.defaultHostID()
-            shared = try SharedHost(
-                connectionString: connection, hostID: host, environment: ProcessInfo.processInfo.environment,
-                timeouts: config.postgresTimeouts, log: log)
-            store = MemoryStore()
-            stateDirectory = "postgresql (shared)"
-            storeDescription = "postgresql \(connection) (shared)"
-            hostID = host
-        } else if let connection = options.storeConnection ?? config.storeConnection {
-            let host = options.hostID ?? DaemonOptions.defaultHostID()
-            store = options.makePostgresStore(
-                connectionString: connection, hostID: host, timeouts: config.postgresTimeouts)
-            stateDirectory = store.location
-            storeDescription = "postgresql \(connection)"
-            hostID = host
-            shared = nil
-        } else {
-            if isShared { throw DaemonOptions.UsageError(message: "--shared (shared=yes) needs --store (store=)") }
-            shared = nil
-            stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
-            try RuntimePaths.ensurePrivateDirectory(stateDirectory)
-            store = options.makeStore(stateDirectory: stateDirectory)
-            storeDescription = "file \(stateDirectory)"
-        }
-        let saved = try store.load()
-        var engine = TimerEngine(
-            clock: store.deadlineClock ?? SystemClock(), historyLimit: config.historyLimit,
-            historyMaximumAge: config.historyMaxAgeSeconds)
-        for note in saved.notes { log(note) }
-        // Timers that ended while no timerd ran become the first `missed` events (seq 1, 2 …),
-        // which a subscriber with afterSeq 0 replays (docs/protocol.md, "Events").
-        engine.eventRecording = .buffered
-        // Calendar timers that follow the system zone read it from here (re-timed at the restore
-        // when it changed while timerd was down, and when the file changes; docs/calendar.md).
+        // 2-3. The backend: the store's timers loaded into the engine (the state directory's lock
+        // is taken first: no second daemon may use it), or a PostgreSQL schema shared with other
+        // hosts (`--store` with `--shared`), where the database is the only copy of the timers.
         zonePath = SystemZone.path(environment: environment)
         zoneTZ = UnsafeTZ.original ?? environment["TZ"]
         let systemZone = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
         if let warning = systemZone.warning { log("warning: \(warning)") }
-        engine.systemTimeZone = systemZone.zone
-        let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
-        // A run recorded as started by a daemon that then stopped is not run again (at most once).
-        for (id, kind) in engine.interruptUnfinishedActionRuns() {
-            log("warning: the \(kind.rawValue) action of timer \(id) was running when timerd stopped; not run again")
-        }
-        // Runs of timers missed while down are recorded by this synchronous commit, then started by run().
-        actionsAwaitingCommit = engine.takeDueActions()
-        try store.commit(engine.takeChanges(), durability: .synchronous, snapshot: { engine.snapshot })
-        service = TimerService(engine: engine, quota: config.maximumTimersPerUser, pid: getpid())
-        service.localTimeResolver = LocalTimes.resolver
-        service.zoneResolver = { name in try LocalTimes.zone(named: name).zone }
-        service.daemonUID = getuid()
-        // Actions run as this process's user, so only that user may ask for them (docs/actions.md).
-        service.actionUID = geteuid()
-        service.programLocator = { program, searchPath in
-            ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
-        }
-        if let shared {
-            if options.exitWhenIdleSeconds != nil {
-                log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")
+        let configureService = { (service: inout TimerService) in
+            service.localTimeResolver = LocalTimes.resolver
+            service.zoneResolver = { name in try LocalTimes.zone(named: name).zone }
+            service.daemonUID = getuid()
+            // Actions run as this process's user, so only that user may ask for them (docs/actions.md).
+            service.actionUID = geteuid()
+            service.programLocator = { program, searchPath in
+                ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
             }
-            let parser = service
-            shared.actionParser = { value, context in try parser.action(value, context: context) }
-            shared.localTimeResolver = LocalTimes.resolver
         }
-        service.storeDescription = storeDescription
-        service.hostID = hostID
+        let opened =
+            try openBackend?(config, systemZone.zone, configureService)
+            ?? Self.openBackend(
+                options: options, config: config, systemZone: systemZone.zone, log: log, configure: configureService)
+        backend = opened.backend
+        backend.configure(config)
         idleSince = Syscall.bootTimeNanoseconds()
-        let live = service.engine.liveCount
-        log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(stateDirectory)")
-        for ending in missed {
+        if options.exitWhenIdleSeconds != nil, !backend.canTellIdle {
+            log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")
+        }
+        let live = backend.liveCount
+        log("loaded \(live) live timer\(live == 1 ? "" : "s") from \(backend.location)")
+        for ending in opened.missed {
             log(
                 "timer \(ending.timer.label) finished while timerd was not running (ended \(ending.timer.endedAt.map { ISO8601.string(from: $0) } ?? "?"))"
             )
@@ -238,8 +198,8 @@ public final class Daemon {
         // 5. Signals.
         // SIGQUIT stops cleanly like SIGTERM (the runtime would print a crash report and go on);
         // SIGABRT, the watchdog's signal, ends the process at once (AbortSignal; issue 10 item 15).
-        signals = try SignalPipe(catching: [SIGTERM, SIGINT, SIGQUIT, SIGHUP])
-        try AbortSignal.install()
+        signals = try SignalPipe(catching: catchesSignals ? [SIGTERM, SIGINT, SIGQUIT, SIGHUP] : [])
+        if catchesSignals { try AbortSignal.install() }
         // 6. Timers, and the loop that watches all of them.
         epoll = try Epoll()
         bootTimer = try BootTimer()
@@ -249,7 +209,7 @@ public final class Daemon {
         try epoll.add(bootTimer.descriptor, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
-        watchSharedSocket()
+        watchBackendDescriptor()
         self.listener = .some(listener)
     }
 
@@ -274,9 +234,9 @@ public final class Daemon {
             log("leaving \(runningActions.count) on-finish action\(runningActions.count == 1 ? "" : "s") running")
         }
         do {
-            try store.close(service.engine.snapshot)
+            try backend.close()
         } catch {
-            log("error: could not save state to \(store.location): \(error)")
+            log("error: could not save state to \(backend.location): \(error)")
             status = 1
         }
         log("stopped")

@@ -22,9 +22,12 @@ extension SharedHost {
         var newSubscription: SubscriptionRegistry.SubscriberID?
         /// An ended subscription.
         var endedSubscription: SubscriptionRegistry.SubscriberID?
+        /// A `timer.list` of more than `TimerService.streamingThreshold` timers, streamed by the
+        /// daemon (``reply`` is then `nil`).
+        var listing: TimerListing?
         /// Replayed events for a new subscription (`afterSeq`).
         var notifications: [EventNotification] = []
-        /// A log line for a change.
+        /// A log line for a change (the daemon adds the requester's uid).
         var event: String?
     }
 
@@ -109,11 +112,12 @@ extension SharedHost {
             let now = try find(.id(UInt64(timer.id)), owner: owner)
             guard done else {
                 throw CountdownError.invalidTransition(
-                    timer: Self.label(now), state: TimerState(rawValue: now.state) ?? .stopped, operation: operation)
+                    timer: "timer \(Self.label(now))", state: TimerState(rawValue: now.state) ?? .stopped,
+                    operation: operation)
             }
             changedThisTurn = true
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
-            outcome.event = "\(verb) timer \(Self.label(now)) (uid \(context.uid))"
+            outcome.event = "\(verb) timer \(Self.label(now))"
             return try Self.json(now)
         case .timerStatus:
             return try Self.json(try find(TimerService.timerReference(params, method), owner: owner))
@@ -124,6 +128,14 @@ extension SharedHost {
             case .none, .some(.null): all = false
             case .some(.bool(let value)): all = value
             case .some(let other): throw TimerService.typeError("all", "a boolean", other, method)
+            }
+            let ids = try withQueue { queue throws(PostgresError) in
+                try queue.timerIDs(owner: owner, includeEnded: all)
+            }
+            if ids.count > TimerService.streamingThreshold, let id {
+                // Written a part at a time as the client drains (SharedBackend.writeListing), as on one host.
+                outcome.listing = TimerListing(id: id, ids: ids.map { UInt64($0) })
+                return nil
             }
             let rows = try withQueue { queue throws(PostgresError) in try queue.timers(owner: owner, includeEnded: all)
             }
@@ -150,7 +162,7 @@ extension SharedHost {
                 }
                 guard !removed.isEmpty else {
                     throw CountdownError.invalidTransition(
-                        timer: Self.label(timer), state: TimerState(rawValue: timer.state) ?? .running,
+                        timer: "timer \(Self.label(timer))", state: TimerState(rawValue: timer.state) ?? .running,
                         operation: .remove)
                 }
             case .some(.bool(true)):
@@ -272,7 +284,6 @@ extension SharedHost {
             + (dueAt != nil
                 ? "ends at \(row.endsAt ?? "?")"
                 : durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " "))
-            + " (uid \(context.uid))"
         var info = Self.info(row)
         info.resolvedAt = resolution
         var writer = JSONBytesWriter()

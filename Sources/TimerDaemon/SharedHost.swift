@@ -124,7 +124,7 @@ final class SharedHost {
     var localTimeResolver: (@Sendable (String, String, Int, Date) throws -> LocalTimeResolution)?
     /// On-finish runs of timers whose completion (or action claim) this host committed, for the
     /// daemon to start, each with the timer's id and the fence to record the start under.
-    var launches: [(launch: ActionLaunch, id: Int64, fence: Int64)] = []
+    var launches: [ActionLaunch] = []
     /// Counts the connections made (1 after `init`): the daemon re-adds the socket to epoll when it changes.
     var connectionGeneration = 1
 
@@ -387,13 +387,10 @@ final class SharedHost {
             else { return }
             for kind in action.kinds {
                 launches.append(
-                    (
-                        ActionLaunch(
-                            timerID: UInt64(id), name: finished.name,
-                            duration: Double(finished.totalNanoseconds) / 1e9, kind: kind, trigger: .finished,
-                            action: action, extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"],
-                            isShared: true), id, fence
-                    ))
+                    ActionLaunch(
+                        timerID: UInt64(id), name: finished.name, duration: Double(finished.totalNanoseconds) / 1e9,
+                        kind: kind, trigger: .finished, action: action,
+                        extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"], fence: fence))
             }
         } catch {
             log("warning: \(label): its on-finish action is not run by this host: \(error)")

@@ -34,6 +34,27 @@ public struct ServiceOutcome: Sendable {
     public var newSubscription: SubscriptionRegistry.SubscriberID?
     /// Set for a `timer.unsubscribe` that ended a subscription: its number.
     public var endedSubscription: SubscriptionRegistry.SubscriberID?
+
+    /// An outcome with nothing changed in the engine, for a request answered elsewhere (another
+    /// backend that committed its change itself).
+    ///
+    /// - Parameters:
+    ///   - reply: the reply line, or `nil`.
+    ///   - requestID: the request's id.
+    ///   - event: a log line for a change, or `nil`.
+    public init(reply: [UInt8]?, requestID: RPCID?, event: String?) {
+        self.init(reply: reply, changedState: false, wakeups: [], event: event)
+        self.requestID = requestID
+    }
+
+    init(
+        reply: [UInt8]?, changedState: Bool, wakeups: [(waiter: WaiterID, reply: [UInt8])], event: String?
+    ) {
+        self.reply = reply
+        self.changedState = changedState
+        self.wakeups = wakeups
+        self.event = event
+    }
 }
 
 /// A `daemon.reload` the daemon has to carry out and then answer.

@@ -54,6 +54,29 @@ extension TimerService {
     ///   - budget: the size to stop at, in bytes (at least one timer is written per call).
     /// - Complexity: O(k) for the k timers written.
     public mutating func writeListing(_ listing: inout TimerListing, into bytes: inout [UInt8], upTo budget: Int) {
+        Self.writeListing(&listing, into: &bytes, upTo: budget) { id, writer in
+            guard let snapshot = engine.snapshot(ofTimer: id) else { return false }
+            // The engine makes no NaN or infinite figure; a failure would only shorten the listing.
+            try? TimerInfo(snapshot, timestamps: &timestamps).write(to: &writer)
+            return true
+        }
+    }
+
+    /// Appends the next part of `listing` to `bytes` as ``writeListing(_:into:upTo:)`` does, with
+    /// each timer written by `writeTimer`: a backend whose timers are not in this service's engine
+    /// (shared mode's database) streams its listings with the same framing.
+    ///
+    /// - Parameters:
+    ///   - listing: the listing; ``TimerListing/isFinished`` once the newline is written.
+    ///   - bytes: where the part goes.
+    ///   - budget: the size to stop at, in bytes (at least one timer is written per call).
+    ///   - writeTimer: writes timer `id`'s JSON object to the writer and returns `true`, or
+    ///     returns `false` for a timer that is gone (left out).
+    /// - Complexity: O(k) for the k timers written, plus what `writeTimer` costs.
+    package static func writeListing(
+        _ listing: inout TimerListing, into bytes: inout [UInt8], upTo budget: Int,
+        writeTimer: (_ id: UInt64, _ writer: inout JSONBytesWriter) -> Bool
+    ) {
         guard !listing.isFinished else { return }
         var writer = JSONBytesWriter(capacity: budget + 1_024)
         if !listing.hasStarted {
@@ -66,10 +89,12 @@ extension TimerService {
         while listing.position < listing.ids.count, !wroteThisCall || writer.bytes.count < budget {
             let id = listing.ids[listing.position]
             listing.position += 1
-            guard let snapshot = engine.snapshot(ofTimer: id) else { continue }
+            let mark = writer.bytes.count
             if listing.hasWrittenTimer { writer.bytes.append(UInt8(ascii: ",")) }
-            // The engine makes no NaN or infinite figure; a failure would only shorten the listing.
-            try? TimerInfo(snapshot, timestamps: &timestamps).write(to: &writer)
+            guard writeTimer(id, &writer) else {
+                writer.bytes.removeSubrange(mark...)
+                continue
+            }
             listing.hasWrittenTimer = true
             wroteThisCall = true
         }

@@ -33,10 +33,13 @@ struct ActionEndToEndTests {
     /// A command line that appends the action's variables and directory to `ran.txt`.
     private let recorder = #"echo "$TIMER_ID $TIMER_EVENT $TIMER_NAME $TIMER_DURATION $PWD" >> ran.txt"#
 
-    @Test("--exec runs once when the timer finishes, with its variables and directory; never when stopped")
-    func onceOnFinishNotOnStop() throws {
+    @Test(
+        "--exec runs once when the timer finishes, with its variables and directory; never when stopped",
+        arguments: TestBackend.available)
+    func onceOnFinishNotOnStop(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        let arguments = try backend.daemonArguments()  // one schema for both starts
+        try harness.startDaemon(extraArguments: arguments)
         let started = ctl(harness, in: harness.directory, ["start", "1s", "--name", "tea", "--exec", recorder])
         #expect(started.status == 0, "\(started)")
         let stopped = ctl(harness, in: harness.directory, ["start", "1s", "--exec", "echo stopped >> ran.txt"])
@@ -55,7 +58,7 @@ struct ActionEndToEndTests {
         #expect(contents(of: path) == expected)
         // A restart does not run it again: the run is recorded in the store.
         #expect(harness.stopDaemon() == 0)
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: arguments)
         usleep(500_000)
         #expect(contents(of: path) == expected)
         #expect(harness.ctl(["ping"]).status == 0)

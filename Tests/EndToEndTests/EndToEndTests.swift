@@ -8,10 +8,12 @@ import TimerProtocol
 /// These are the only tests that wait for real time to pass, with generous bounds.
 @Suite("timerctl drives a real timerd", .serialized, .tags(.endToEnd))
 struct EndToEndTests {
-    @Test("start, status, pause/resume, stop and wait through the real binaries")
-    func mainJob() throws {
+    @Test(
+        "start, status, pause/resume, stop and wait through the real binaries",
+        arguments: TestBackend.available)
+    func mainJob(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
 
         let started = harness.ctl(["start", "2s", "--name", "tea"])
         #expect(started.status == 0, "\(started)")

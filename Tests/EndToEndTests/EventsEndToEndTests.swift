@@ -157,10 +157,12 @@ struct EventsEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("a subscriber that stops reading gets a slow gap, then the events after it, numbers accounted for")
-    func slowGap() throws {
+    @Test(
+        "a subscriber that stops reading gets a slow gap, then the events after it, numbers accounted for",
+        arguments: TestBackend.available)
+    func slowGap(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let slow = try RawClient(path: harness.socketPath)
         let first = try slow.subscribe() + 1
         let changer = try RawClient(path: harness.socketPath)
@@ -196,10 +198,10 @@ struct EventsEndToEndTests {
     /// `timerctl wait` on a terminal draws its bar from pushed events and a local clock: through a
     /// proxy that records what timerctl sends, a 1.5 s wait with a pause in it makes exactly three
     /// requests (on main it asked `timer.status` every 200 ms: about 8 more).
-    @Test("timerctl wait on a terminal never polls: subscribe, one status, the wait")
-    func waitDoesNotPoll() throws {
+    @Test("timerctl wait on a terminal never polls: subscribe, one status, the wait", arguments: TestBackend.available)
+    func waitDoesNotPoll(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let proxyPath = harness.directory + "/proxy.sock"
         let recorded = harness.directory + "/requests.log"
         let script = """

@@ -90,10 +90,10 @@ struct FairnessEndToEndTests {
 
     /// `--idle-timeout 1`: a client that sends nothing is told with -32005 and closed within about
     /// a second (bounded here by 5 s for a loaded machine); one with a pending wait is not.
-    @Test("an idle connection is closed; one with a pending wait is kept")
-    func idleTimeout() throws {
+    @Test("an idle connection is closed; one with a pending wait is kept", arguments: TestBackend.available)
+    func idleTimeout(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon(extraArguments: ["--idle-timeout", "1"])
+        try harness.startDaemon(extraArguments: ["--idle-timeout", "1"] + (try backend.daemonArguments()))
         let silent = try RawClient(path: harness.socketPath)
         let waiting = try RawClient(path: harness.socketPath)
         _ = try waiting.request(#"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[3]}}"#)

@@ -7,7 +7,8 @@ import TimerProtocol
 import TimerService
 
 /// Bad input over the real socket: each gets its documented reply (docs/protocol.md), the
-/// daemon stays up and other clients are served.
+/// daemon stays up and other clients are served. Each test runs on every backend
+/// (``TestBackend``) with the same expected replies.
 @Suite("JSON-RPC over the daemon's socket", .serialized, .tags(.endToEnd))
 struct ProtocolTests {
     private func error(_ reply: [String: Any]) -> (code: Int?, message: String?) {
@@ -15,10 +16,12 @@ struct ProtocolTests {
         return (error?["code"] as? Int, error?["message"] as? String)
     }
 
-    @Test("malformed JSON, unknown method, wrong parameter type, a 1 MiB line, a silent client")
-    func badInput() throws {
+    @Test(
+        "malformed JSON, unknown method, wrong parameter type, a 1 MiB line, a silent client",
+        arguments: TestBackend.available)
+    func badInput(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let silent = try RawClient(path: harness.socketPath)  // connects and says nothing
         let client = try RawClient(path: harness.socketPath)
 
@@ -60,10 +63,10 @@ struct ProtocolTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("a request line left incomplete is dropped after the request time-out")
-    func partialLineTimeout() throws {
+    @Test("a request line left incomplete is dropped after the request time-out", arguments: TestBackend.available)
+    func partialLineTimeout(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon(extraArguments: ["--request-timeout", "0.5"])
+        try harness.startDaemon(extraArguments: ["--request-timeout", "0.5"] + (try backend.daemonArguments()))
         let client = try RawClient(path: harness.socketPath)
         client.send(#"{"jsonrpc":"2.0","#)
         let reply = try JSONObject.parse(try #require(client.readLine(timeout: 10)))
@@ -75,10 +78,12 @@ struct ProtocolTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("a wait answers when the timer ends, while the same connection goes on being served")
-    func pipelinedWait() throws {
+    @Test(
+        "a wait answers when the timer ends, while the same connection goes on being served",
+        arguments: TestBackend.available)
+    func pipelinedWait(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let client = try RawClient(path: harness.socketPath)
         _ = try client.request(
             #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[0.3],"name":"t"}}"#)
@@ -92,10 +97,12 @@ struct ProtocolTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("a client that half-closes (as socat and nc do) still gets its last line's reply and its wait")
-    func halfClose() throws {
+    @Test(
+        "a client that half-closes (as socat and nc do) still gets its last line's reply and its wait",
+        arguments: TestBackend.available)
+    func halfClose(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let waiter = try RawClient(path: harness.socketPath)
         waiter.send(#"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[0.3],"name":"h"}}"# + "\n")
         waiter.send(#"{"jsonrpc":"2.0","id":2,"method":"timer.wait","params":{"timer":"h"}}"#)  // no newline
@@ -114,10 +121,10 @@ struct ProtocolTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    @Test("many clients at once each get their own answers")
-    func concurrentClients() throws {
+    @Test("many clients at once each get their own answers", arguments: TestBackend.available)
+    func concurrentClients(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let path = harness.socketPath
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { worker in

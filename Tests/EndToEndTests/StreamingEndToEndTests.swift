@@ -9,10 +9,10 @@ struct StreamingEndToEndTests {
     /// The case of the issue: 700 groups of 100 steps. Each timer's JSON is about 25 KiB (100
     /// children), so `timerctl status` needs about 17 MiB: on main the daemon closed the connection
     /// at 16 MiB ("does not read its replies") and timerctl failed.
-    @Test("timerctl status lists 700 groups of 100 steps (over 16 MiB)")
-    func hugeStatus() throws {
+    @Test("timerctl status lists 700 groups of 100 steps (over 16 MiB)", arguments: TestBackend.available)
+    func hugeStatus(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let client = try RawClient(path: harness.socketPath)
         let durations = (1...100).map { String(3_600 + $0) }.joined(separator: ",")
         var replyBytes = 0

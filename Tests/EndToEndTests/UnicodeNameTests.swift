@@ -10,10 +10,13 @@ struct UnicodeNameTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 
-    @Test("start, status, --json, stop and a daemon restart keep a Unicode name, in NFC")
-    func roundTrip() throws {
+    @Test(
+        "start, status, --json, stop and a daemon restart keep a Unicode name, in NFC",
+        arguments: TestBackend.available)
+    func roundTrip(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        let arguments = try backend.daemonArguments()  // one schema for the three starts
+        try harness.startDaemon(extraArguments: arguments)
         // Typed decomposed; shown composed (the bytes of U+00E9: C3 A9).
         let started = harness.ctl(["start", "25m", "--name", Self.decomposed])
         #expect(started.status == 0 && started.stdout == "started 1 \"\(Self.composed)\": 25m\n", "\(started)")
@@ -36,23 +39,25 @@ struct UnicodeNameTests {
 
         // A restart reads the name back from the journal, still NFC.
         #expect(harness.stopDaemon() == 0)
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: arguments)
         let restored = try harness.ctlJSON(["status"], as: [TimerInfo].self)
         #expect(restored.map(\.name) == [Self.composed, "お茶 休憩"])
         let stopped = harness.ctl(["stop", Self.decomposed])
         #expect(stopped.status == 0 && stopped.stdout.hasPrefix("stopped 1 \"\(Self.composed)\" with "), "\(stopped)")
         #expect(harness.ctl(["stop", "お茶 休憩"]).status == 0)
         #expect(harness.stopDaemon() == 0)
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: arguments)
         let ended = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self)
         #expect(ended.map(\.name) == [Self.composed, "お茶 休憩"])
         #expect(ended.map(\.state) == [.stopped, .stopped])
     }
 
-    @Test("A name starting with '-' is refused with a hint; a step id from --json is accepted as an id")
-    func dashAndStepIDs() throws {
+    @Test(
+        "A name starting with '-' is refused with a hint; a step id from --json is accepted as an id",
+        arguments: TestBackend.available)
+    func dashAndStepIDs(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let dash = harness.ctl(["start", "5m", "--name", "-tea"])
         #expect(dash.status == 64, "\(dash)")
         #expect(dash.stderr.hasPrefix("Error: invalid timer name \"-tea\": names may not start with '-'"), "\(dash)")

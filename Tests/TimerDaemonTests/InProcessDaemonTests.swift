@@ -1,0 +1,133 @@
+import Countdown
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import TimerPostgres
+import TimerService
+import TimerStorage
+import TimerSystem
+
+@testable import TimerDaemon
+
+/// A whole daemon (listener, epoll loop, held replies, waits, the commit) built and turned in the
+/// test's own process, with the backend injected: request bytes written to its socket, reply
+/// bytes read back, one ``Daemon/turn(_:maximumWait:)`` at a time. No signal handler is installed
+/// in the test process.
+@Suite("An in-process daemon on each backend", .serialized)
+struct InProcessDaemonTests {
+    /// A daemon in a temporary directory and one client connected to it.
+    final class Running {
+        let directory: String
+        let daemon: Daemon
+        let client: Int32
+        var received: [UInt8] = []
+        var events: [(token: UInt64, events: Epoll.Events)] = []
+
+        init(openBackend: @escaping Daemon.BackendOpener) throws {
+            directory =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "timerd-inprocess-\(UUID().uuidString)"
+                ).path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let options = try DaemonOptions.parse([
+                "--socket", directory + "/timerd.sock", "--state-dir", directory + "/state", "--config",
+                directory + "/none.conf",
+            ])
+            daemon = try Daemon(options: options, log: { _ in }, openBackend: openBackend, catchesSignals: false)
+            client = try UnixSocket.connect(directory + "/timerd.sock")
+        }
+
+        deinit {
+            close(client)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        /// Writes request lines to the daemon's socket.
+        func send(_ lines: String...) {
+            let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+            _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        }
+
+        /// Turns the loop (each turn waits at most 50 ms) until `count` reply lines arrived or
+        /// `turns` turns passed, calling `between` before each turn.
+        func replies(_ count: Int, turns: Int = 100, between: () -> Void = {}) -> [[String: Any]] {
+            var lines: [[String: Any]] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            for _ in 0..<turns where lines.count < count {
+                between()
+                #expect(daemon.turn(&events, maximumWait: 50))
+                let read = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if read > 0 { received += buffer[0..<read] }
+                while let newline = received.firstIndex(of: 10) {
+                    let line = Data(received[..<newline])
+                    received.removeSubrange(...newline)
+                    lines.append((try? JSONSerialization.jsonObject(with: line)) as? [String: Any] ?? [:])
+                }
+            }
+            return lines
+        }
+    }
+
+    static func result(_ reply: [String: Any]?) -> [String: Any] { reply?["result"] as? [String: Any] ?? [:] }
+
+    @Test("Local backend: a start and a wait over the socket; the injected clock ends the timer and dates it")
+    func localBackend() throws {
+        let clock = ManualClock(wall: Date(timeIntervalSince1970: 1_800_000_000))  // 2027-01-15T08:00:00Z
+        let running = try Running { config, zone, configure in
+            let (backend, missed) = try LocalBackend.open(
+                store: MemoryStore(), clock: clock, config: config, systemZone: zone, log: { _ in },
+                configureService: configure)
+            return (backend, missed)
+        }
+        running.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"name":"tea"}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.wait","params":{"timer":"tea"}}"#)
+        let started = running.replies(1)
+        #expect(started.first?["id"] as? Int == 1)
+        #expect(Self.result(started.first)["state"] as? String == "running")
+        #expect(Self.result(started.first)["startedAt"] as? String == "2027-01-15T08:00:00.000Z")
+        // No real minute passes: the manual clock moves 60 s and the wait is answered.
+        var advanced = false
+        let ended = running.replies(1) {
+            if !advanced { clock.advance(bySeconds: 60) }
+            advanced = true
+        }
+        #expect(ended.first?["id"] as? Int == 2)
+        #expect(Self.result(ended.first)["state"] as? String == "finished")
+        #expect(Self.result(ended.first)["endedAt"] as? String == "2027-01-15T08:01:00.000Z")  // start + 60 s
+    }
+
+    @Test(
+        "Shared backend: the same requests over the socket; the database's clock ends the timer, not the host's",
+        .enabled(if: PostgresTestCluster.isEnabled))
+    func sharedBackend() throws {
+        let base = try PostgresTestCluster.connectionString()
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(connectionString: base).execute("CREATE SCHEMA \(schema)")
+        let running = try Running { config, zone, configure in
+            // This host's clocks read 10 minutes ahead (the test-only offset): nothing may fire early.
+            let host = try SharedHost(
+                connectionString: base + " options='-csearch_path=\(schema)'", hostID: "in-process",
+                environment: ["TIMERD_TEST_CLOCK_OFFSET": "600"], log: { _ in })
+            var service = TimerService(engine: TimerEngine(clock: SystemClock()), quota: 10_000, pid: 1)
+            service.engine.systemTimeZone = zone
+            configure(&service)
+            return (SharedBackend(host: host, service: service), [])
+        }
+        let start = Date()
+        running.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[1],"name":"tea"}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.wait","params":{"timer":"tea"}}"#)
+        let started = running.replies(1)
+        #expect(started.first?["id"] as? Int == 1)
+        #expect(Self.result(started.first)["state"] as? String == "running")
+        let ended = running.replies(1, turns: 200)
+        let waited = Date().timeIntervalSince(start)
+        #expect(ended.first?["id"] as? Int == 2)
+        #expect(Self.result(ended.first)["state"] as? String == "finished")
+        #expect(Self.result(ended.first)["remaining"] as? Double == 0)
+        // The 1 s timer ended after 1 s of the database's clock, not at once (the host reads +600 s).
+        #expect(waited >= 0.9, "answered after \(waited) s")
+    }
+}
