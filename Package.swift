@@ -110,7 +110,7 @@ let package = Package(
             name: "TimerDaemonTests",
             dependencies: [
                 "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage",
-                "TimerSystem", "TimerPostgres",
+                "TimerSystem", "TimerPostgres", "ZoneReading",
                 "TestSupport",
             ],
             exclude: ["Golden"]),
