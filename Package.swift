@@ -46,6 +46,9 @@ let package = Package(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Issue 14: a small connection layer over libpq and the PostgreSQL `TimerStore`.
         .target(name: "TimerPostgres", dependencies: ["CLibPQ", "Countdown", "TimerModel", "TimerStorage"]),
+        // The one reader of time zones (TZ, /etc/localtime, POSIX TZ strings) for timerd and timerpick;
+        // Foundation's full zone data through DatePicking, so timerctl does not link it.
+        .target(name: "ZoneReading", dependencies: ["DatePicking", "TimerProtocol", "TimerSystem"]),
         // The command-line table and scanner shared by timerctl and timerd (help is rendered from it).
         .target(name: "CommandLineTable"),
         // The composition root, event loop, connections, configuration and systemd integration.
@@ -53,7 +56,7 @@ let package = Package(
             name: "TimerDaemon",
             dependencies: [
                 "Countdown", "TimerService", "TimerProtocol", "TimerModel", "TimerStorage", "DatePicking",
-                "TimerSystem", "CommandLineTable", "TimerPostgres",
+                "TimerSystem", "CommandLineTable", "TimerPostgres", "ZoneReading",
             ]
         ),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
@@ -67,6 +70,7 @@ let package = Package(
             name: "timerpick",
             dependencies: [
                 "DatePicking", "TimerModel", "TimerProtocol", "TimerSystem", "TimerControl", "CommandLineTable", "CalendarEvents",
+                "ZoneReading",
             ]
         ),
         .executableTarget(
@@ -106,7 +110,7 @@ let package = Package(
             name: "TimerDaemonTests",
             dependencies: [
                 "TimerDaemon", "Countdown", "TimerModel", "TimerProtocol", "TimerService", "TimerStorage",
-                "TimerSystem", "TimerPostgres",
+                "TimerSystem", "TimerPostgres", "ZoneReading",
                 "TestSupport",
             ],
             exclude: ["Golden"]),

@@ -6,15 +6,23 @@ extension CalendarExpression {
         "minutely": "*-*-* *:*:00", "hourly": "*-*-* *:00:00", "daily": "*-*-* 00:00:00",
         "monthly": "*-*-01 00:00:00", "weekly": "Mon *-*-* 00:00:00", "yearly": "*-01-01 00:00:00",
         "annually": "*-01-01 00:00:00", "quarterly": "*-01,04,07,10-01 00:00:00",
-        "semiannually": "*-01,07-01 00:00:00",
+        "semiannually": "*-01,07-01 00:00:00", "semi-annually": "*-01,07-01 00:00:00",
     ]
+
+    /// The latest `@SECONDS` systemd 252 accepts: 2199-12-31T23:59:59Z (`@7258118400`, 2200-01-01, is
+    /// refused), the end of the years the language has.
+    static let latestEpochSeconds = 7_258_118_399
 
     /// Reads a calendar expression.
     ///
     /// The grammar is systemd.time(7)'s, with the limits systemd 252's `systemd-analyze calendar` applies (see
-    /// ``CalendarField``): words are separated by single spaces; weekday names are case-insensitive, three
+    /// ``CalendarField``): words are separated by single spaces (trailing spaces only after weekdays or a date, as
+    /// systemd); weekday names are case-insensitive, three
     /// letters or full; a weekday range must run from Monday toward Sunday; `A/R` without an end needs a second
-    /// value inside the field (`*:50/20` is refused); a repetition after `~` counts toward the month's end.
+    /// value inside the field (`*:50/20` is refused); a repetition after `~` counts toward the month's end;
+    /// `~*` is every day, as `-*` (systemd normalizes `*-*~*` to `*-*-*`). `@SECONDS` (digits, an optional
+    /// `+`, up to 2199-12-31T23:59:59Z) is that instant: `YYYY-MM-DD HH:MM:SS UTC`; a zone after it is
+    /// checked and then ignored, as systemd does (`@1796083200 Europe/Paris` is `2026-12-01 00:00:00 UTC`).
     ///
     /// - Parameter text: The expression, e.g. `Mon..Fri 07:00`, `*:0/15`, `*-*~01 Europe/Paris`, `weekly`.
     /// - Returns: The expression.
@@ -23,9 +31,17 @@ extension CalendarExpression {
     /// - Complexity: O(n) in the length of `text`.
     public static func parse(_ text: String) throws(CalendarExpressionError) -> CalendarExpression {
         if text.isEmpty { throw .empty }
+        if text.hasPrefix("@") { return try parseEpoch(text) }
+        // systemd accepts trailing spaces after an expression that ends with its weekdays or its date
+        // (`Mon `, `*-*~* `), and refuses them after a time, a shorthand or a zone (`07:00 `, `daily `).
+        var body = Substring(text)
+        while body.hasSuffix(" ") { body = body.dropLast() }
+        let trailingSpace = body.utf8.count < text.utf8.count
+        if body.isEmpty { throw .unexpectedToken(offset: 0, token: " ") }
+        var refusesTrailingSpace = false
         var words: [(text: Substring, offset: Int)] = []
         var offset = 0
-        for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
+        for piece in body.split(separator: " ", omittingEmptySubsequences: false) {
             if piece.isEmpty { throw .unexpectedToken(offset: offset, token: " ") }
             words.append((piece, offset))
             offset += piece.utf8.count + 1
@@ -35,6 +51,7 @@ extension CalendarExpression {
         if let expansion = shorthands[words[0].text.lowercased()] {
             expression = try parseExpanded(expansion)
             index = 1
+            refusesTrailingSpace = true
         } else {
             if let first = words[0].text.utf8.first, isLetter(first) {
                 expression.weekdays = try parseWeekdays(words[0].text, offset: words[0].offset)
@@ -50,6 +67,7 @@ extension CalendarExpression {
             if index < words.count, words[index].text.contains(":") {
                 try expression.parseTime(words[index].text, offset: words[index].offset)
                 hasTime = true
+                refusesTrailingSpace = true
                 index += 1
             }
             if !hasDate && !hasTime && index == 0 {
@@ -59,10 +77,39 @@ extension CalendarExpression {
         if index < words.count, let first = words[index].text.utf8.first, isLetter(first) {
             try expression.parseZone(words[index].text, offset: words[index].offset)
             index += 1
+            refusesTrailingSpace = true
         }
         if index < words.count { throw .unexpectedToken(offset: words[index].offset, token: String(words[index].text)) }
+        if trailingSpace && refusesTrailingSpace { throw .unexpectedToken(offset: body.utf8.count, token: " ") }
         expression.computeMasks()
         return expression
+    }
+
+    /// `@SECONDS [ZONE]`: the instant as a UTC date and time; the zone, when present, must be one the
+    /// language accepts but does not change the meaning.
+    private static func parseEpoch(_ text: String) throws(CalendarExpressionError) -> CalendarExpression {
+        let word = text.prefix { $0 != " " }
+        var digits = word.dropFirst()
+        if digits.hasPrefix("+") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let seconds = Int(digits.drop { $0 == "0" }.isEmpty ? "0" : String(digits.drop { $0 == "0" })),
+            seconds <= latestEpochSeconds
+        else { throw .unexpectedToken(offset: 0, token: String(word)) }
+        let days = seconds / 86_400
+        let (year, month, day) = CivilDateTime.civil(fromDays: days)
+        let time = seconds % 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let fields = "\(year)-\(two(month))-\(two(day)) \(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60))"
+        let rest = text.dropFirst(word.count)
+        if !rest.isEmpty {
+            // The zone is read (so that a bad one is refused at its own offset) and then dropped.
+            do {
+                _ = try parse(fields + rest)
+            } catch {
+                throw error.shifted(by: word.utf8.count - fields.utf8.count)
+            }
+        }
+        return try parse(fields + " UTC")
     }
 
     /// A shorthand's expansion, which is valid by construction.
@@ -116,14 +163,15 @@ extension CalendarExpression {
         var parts: [(Substring, Int)] = []
         var position = offset
         if let tilde = word.firstIndex(of: "~") {
-            dayFromEnd = true
+            // `~*` is every day counted from the end, which is every day: systemd reads it as `-*`.
+            dayFromEnd = word[word.index(after: tilde)...] != "*"
             text = word[..<tilde]
         }
         for part in text.split(separator: "-", omittingEmptySubsequences: false) {
             parts.append((part, position))
             position += part.utf8.count + 1
         }
-        if dayFromEnd, let tilde = word.firstIndex(of: "~") {
+        if let tilde = word.firstIndex(of: "~") {
             let day = word[word.index(after: tilde)...]
             parts.append((day, offset + word.utf8.distance(from: word.startIndex, to: tilde) + 1))
         }

@@ -62,3 +62,22 @@ public enum CalendarExpressionError: Error, Equatable, Sendable, CustomStringCon
         }
     }
 }
+
+extension CalendarExpressionError {
+    /// The same error with its offset moved by `delta` bytes (an error found in a rewritten text, reported
+    /// where its token stands in the original).
+    func shifted(by delta: Int) -> CalendarExpressionError {
+        switch self {
+        case .empty: return .empty
+        case .unexpectedToken(let offset, let token): return .unexpectedToken(offset: offset + delta, token: token)
+        case .invalidWeekday(let offset, let token): return .invalidWeekday(offset: offset + delta, token: token)
+        case .valueOutOfRange(let offset, let token, let field):
+            return .valueOutOfRange(offset: offset + delta, token: token, field: field)
+        case .invalidValue(let offset, let token, let field):
+            return .invalidValue(offset: offset + delta, token: token, field: field)
+        case .invalidDate(let offset, let token): return .invalidDate(offset: offset + delta, token: token)
+        case .invalidTime(let offset, let token): return .invalidTime(offset: offset + delta, token: token)
+        case .unknownTimeZone(let offset, let token): return .unknownTimeZone(offset: offset + delta, token: token)
+        }
+    }
+}

@@ -47,13 +47,13 @@ struct AbsoluteTime: Equatable {
         if let minuteInterval, !MinuteInterval.isValid(minuteInterval) {
             throw .usage("--minute-interval \(MinuteInterval.rule), got \(minuteInterval)", verb: .start)
         }
-        let zone = LocalTimeZone.detect(tz: ProcessEnvironment.value("TZ"))
+        let zone = LocalTimeZone.detect(tz: ProcessEnvironment.valueIfSet("TZ"))
         return AbsoluteTime(text: text, timeZone: zone.name, minuteInterval: minuteInterval, zoneWarning: zone.warning)
     }
 
     /// The system's time zone name, the way the C library finds it (``LocalTimeZone``).
     static func localTimeZoneName() -> String {
-        LocalTimeZone.detect(tz: ProcessEnvironment.value("TZ")).name
+        LocalTimeZone.detect(tz: ProcessEnvironment.valueIfSet("TZ")).name
     }
 
     /// `started 4 "dinner": ends at 2026-11-29T18:30:00+01:00 (Europe/Paris), in 1h37m29s`, with the

@@ -347,7 +347,8 @@ struct StartRecurringParams: RequestParams, Sendable {
             guard on.contains(where: { $0 != " " && $0 != "\t" }) else {
                 throw .usage("--on needs a calendar expression, such as --on 'Mon..Fri 07:00'", verb: .start)
             }
-            if let tz = ProcessEnvironment.value("TZ"), !tz.isEmpty {
+            // TZ set (an empty TZ is UTC): that zone; unset: none, so the timer follows timerd's system zone.
+            if let tz = ProcessEnvironment.valueIfSet("TZ") {
                 params.timeZone = LocalTimeZone.detect(tz: tz).name
             }
         }

@@ -6,7 +6,9 @@
 
 /// ISO 8601 timestamps in UTC with milliseconds, as every output of the service writes them.
 public enum ISO8601 {
-    /// `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond.
+    /// `2026-11-29T15:17:33.120Z`: the instant floored to the millisecond (``flooredMilliseconds(of:)``),
+    /// so that a time is never written later than it is: 23:59:59.999999 on December 31 stays in its
+    /// year (rounding wrote the next year's 00:00:00.000).
     ///
     /// - Parameter date: the instant.
     /// - Returns: its ISO 8601 form (RFC 3339 profile) in UTC.
@@ -16,12 +18,23 @@ public enum ISO8601 {
     /// `Date.ISO8601FormatStyle` and with the same output, which a test checks; other instants go
     /// through the format style. Every timer in every reply carries two or three of these.
     public static func string(from date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+        let milliseconds = flooredMilliseconds(of: date)
         guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
-            let rounded = Date(timeIntervalSince1970: milliseconds / 1_000)
-            return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            // The style truncates the fraction it is given; half a millisecond more makes that exact.
+            let floored = Date(timeIntervalSince1970: (milliseconds + 0.5) / 1_000)
+            return floored.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }
         return fastString(milliseconds: Int64(milliseconds))
+    }
+
+    /// The whole milliseconds since 1970 at or before `date`: the instant is first rounded to the
+    /// nearest microsecond, so that a `Double` a hair under a whole millisecond (`…33.119999999`
+    /// for a time given as `…33.120`) still counts as that millisecond, then floored.
+    ///
+    /// - Parameter date: the instant.
+    /// - Returns: milliseconds since 1970-01-01T00:00:00Z, a whole number (negative before 1970).
+    public static func flooredMilliseconds(of date: Date) -> Double {
+        ((date.timeIntervalSince1970 * 1_000_000).rounded() / 1_000).rounded(.down)
     }
 
     /// `yyyy-MM-ddTHH:mm:ss.SSSZ` for milliseconds since 1970 in 0 ..< year 10000.

@@ -81,13 +81,20 @@ extension ReloadResult {
 }
 
 extension StatsResult {
-    /// Writes `{"firedTimers":…,"latenessMicroseconds":{…},"liveTimers":…,"runningTimers":…,"store":{…}}`,
-    /// `latenessMicroseconds` left out before the first firing, `store` without a shared store.
+    /// Writes `{"catchUpTimers":…,"firedTimers":…,"latenessMicroseconds":{…},"liveTimers":…,"runningTimers":…,
+    /// "store":{…}}`, `catchUpTimers` left out when `nil`, `latenessMicroseconds` before the first firing,
+    /// `store` without a shared store.
     ///
     /// - Parameter writer: the writer to append to.
     /// - Throws: ``JSONBytesWriter/NonFiniteNumber`` for a NaN or infinite figure.
     package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
-        writer.raw(#"{"firedTimers":"#)
+        writer.raw("{")
+        if let catchUpTimers {
+            writer.raw(#""catchUpTimers":"#)
+            writer.integer(Int64(catchUpTimers))
+            writer.bytes.append(UInt8(ascii: ","))
+        }
+        writer.raw(#""firedTimers":"#)
         writer.integer(Int64(firedTimers))
         writer.bytes.append(UInt8(ascii: ","))
         if let latenessMicroseconds {

@@ -8,21 +8,38 @@ public struct StatsResult: Sendable, Hashable, Codable {
     public var liveTimers: Int
     /// Running timers (those in the deadline queue).
     public var runningTimers: Int
-    /// Timers finished by the event loop since start-up.
+    /// Timers finished by the event loop since start-up: those it fired on time or late, and the
+    /// catch-ups (``catchUpTimers``).
     public var firedTimers: Int
-    /// Lateness of the most recent firings (up to 16,384): the boot-time clock when the loop finished
-    /// the timer minus its deadline, in microseconds; `nil` before the first firing.
+    /// Lateness of the most recent firings the loop is accountable for (up to 16,384): the boot-time
+    /// clock when the loop finished the timer minus its deadline, in microseconds; catch-ups are left
+    /// out; `nil` before the first such firing.
     public var latenessMicroseconds: LatenessSummary?
+    /// Catch-ups since start-up: timers finished overdue because their end passed during a suspend,
+    /// or a wall-clock step moved it into the past (their lateness is the machine's, not the loop's,
+    /// and is not in ``latenessMicroseconds``); `nil` (left out) in a user's own view and in shared mode.
+    public var catchUpTimers: Int?
     /// The figures of a store several hosts share (`timerd --shared`, issue 14); `nil` (left out)
     /// otherwise.
     public var store: StoreStats?
 
     /// Creates a stats result.
-    public init(liveTimers: Int, runningTimers: Int, firedTimers: Int, latenessMicroseconds: LatenessSummary?) {
+    ///
+    /// - Parameters:
+    ///   - liveTimers: running and paused timers.
+    ///   - runningTimers: running timers.
+    ///   - firedTimers: timers finished by the event loop since start-up, catch-ups included.
+    ///   - latenessMicroseconds: the lateness of the loop's own firings, or `nil`.
+    ///   - catchUpTimers: the catch-ups since start-up, or `nil` to leave them out.
+    public init(
+        liveTimers: Int, runningTimers: Int, firedTimers: Int, latenessMicroseconds: LatenessSummary?,
+        catchUpTimers: Int? = nil
+    ) {
         self.liveTimers = liveTimers
         self.runningTimers = runningTimers
         self.firedTimers = firedTimers
         self.latenessMicroseconds = latenessMicroseconds
+        self.catchUpTimers = catchUpTimers
     }
 }
 

@@ -400,7 +400,7 @@ public struct TimerService: Sendable {
                 context.seesAll || context.uid == daemonUID
                 ? StatsResult(
                     liveTimers: engine.liveCount, runningTimers: engine.runningCount,
-                    firedTimers: engine.lateness.totalCount, latenessMicroseconds: lateness)
+                    firedTimers: engine.firedTotal, latenessMicroseconds: lateness, catchUpTimers: engine.catchUpCount)
                 : StatsResult(
                     liveTimers: engine.liveCount(owner: context.uid),
                     runningTimers: engine.runningCount(owner: context.uid),

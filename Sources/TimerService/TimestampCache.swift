@@ -30,9 +30,9 @@ struct TimestampCache: Sendable {
     /// The ISO 8601 form of `date`, as `ISO8601.string(from:)` writes it.
     ///
     /// - Parameter date: the instant.
-    /// - Returns: `2026-11-29T15:17:33.120Z`: the instant rounded to the millisecond, in UTC.
+    /// - Returns: `2026-11-29T15:17:33.120Z`: the instant floored to the millisecond, in UTC.
     mutating func string(from date: Date) -> String {
-        let rounded = (date.timeIntervalSince1970 * 1_000).rounded()
+        let rounded = ISO8601.flooredMilliseconds(of: date)
         guard rounded >= 0, rounded < 253_402_300_800_000 else { return ISO8601.string(from: date) }
         let key = Int64(rounded)
         if key == recentMilliseconds { return recentText }
@@ -59,7 +59,7 @@ struct TimestampCache: Sendable {
     /// - Returns: `"2026-11-29T15:17:33.120Z"` with its quotes, UTF-8.
     mutating func quoted(from date: Date) -> [UInt8] {
         let text = string(from: date)
-        let rounded = (date.timeIntervalSince1970 * 1_000).rounded()
+        let rounded = ISO8601.flooredMilliseconds(of: date)
         // Instants the cache does not hold (out of the fast formatter's range) are quoted afresh.
         guard rounded >= 0, rounded < 253_402_300_800_000, Int64(rounded) == recentMilliseconds else {
             return [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")]

@@ -23,8 +23,8 @@ public enum ProcessEnvironment {
         return result
     }
 
-    /// The variable `name`, or `nil` when it is unset or empty (an empty `TZ=` or `HOME=` means
-    /// "not set" for every use the service has).
+    /// The variable `name`, or `nil` when it is unset or empty (an empty `HOME=` means "not set" for
+    /// the service; `TZ` is read with ``valueIfSet(_:)``, as an empty `TZ` means UTC).
     ///
     /// - Parameter name: the variable's name.
     /// - Returns: its value, or `nil`.
@@ -32,5 +32,15 @@ public enum ProcessEnvironment {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
+    }
+
+    /// The variable `name` as it is set, `""` when set but empty, `nil` when unset (for `TZ`, whose
+    /// empty value means UTC in tzset(3)).
+    ///
+    /// - Parameter name: the variable's name.
+    /// - Returns: its value, or `nil`.
+    public static func valueIfSet(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
     }
 }

@@ -19,7 +19,8 @@ enum CalendarCommand {
     /// - Parameters:
     ///   - arguments: The arguments after `calendar`.
     ///   - now: The current instant (the default base time and "From now").
-    ///   - defaultZone: The zone for an expression without one (`TimeZone.current`: TZ, else the system's).
+    ///   - defaultZone: The zone for an expression without one, and the zone of the text output's local
+    ///     times (``PickTimeZone/current(tz:)``: TZ as timerd reads it, else the system's).
     /// - Returns: The exit status and the text for standard output and standard error.
     static func run(_ arguments: [String], now: Date, defaultZone: TimeZone) -> (
         status: Int32, out: String, err: String
@@ -81,7 +82,9 @@ enum CalendarCommand {
             let report = CalendarReport(
                 original: text, expression: expression,
                 elapses: expression.elapses(after: base, defaultZone: defaultZone, count: iterations), now: now)
-            return (0, json ? report.json : report.text(local: localText, utc: utcText), "")
+            return (
+                0, json ? report.json : report.text(local: { localText($0, zone: defaultZone) }, utc: utcText), ""
+            )
         } catch {
             return (64, "", "Error: \(error)\nSee 'timerctl calendar --help'.\n")
         }
@@ -105,24 +108,44 @@ enum CalendarCommand {
         return ISO8601.date(from: text)
     }
 
-    /// `Www YYYY-MM-DD HH:MM:SS ZONE` in the process's local time as libc sees it (TZ), the zone abbreviation
-    /// from the tz database, as systemd prints it.
-    static func localText(_ date: Date) -> String { format(date, utc: false) }
+    /// `Www YYYY-MM-DD HH:MM:SS ZONE` in `zone`, the time the expression was evaluated in. The
+    /// abbreviation is the C library's (`CET`, as systemd prints it) when libc's local time has the same
+    /// offset at that instant, else Foundation's (`GMT+1`).
+    ///
+    /// - Parameters:
+    ///   - date: The instant; fractions of a second are dropped (floored).
+    ///   - zone: The zone to show it in.
+    /// - Returns: The text.
+    static func localText(_ date: Date, zone: TimeZone) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        var libcFields = tm()
+        localtime_r(&seconds, &libcFields)
+        var abbreviation: String
+        if libcFields.tm_gmtoff == offset, let name = libcFields.tm_zone {
+            abbreviation = String(cString: name)
+        } else {
+            abbreviation = zone.abbreviation(for: date) ?? "UTC"
+        }
+        if abbreviation == "GMT", offset == 0 { abbreviation = "UTC" }
+        var shifted = seconds + time_t(offset)
+        var fields = tm()
+        gmtime_r(&shifted, &fields)
+        return strftimeText("%a %Y-%m-%d %H:%M:%S", fields) + " " + abbreviation
+    }
 
     /// The same in UTC.
-    static func utcText(_ date: Date) -> String { format(date, utc: true) }
-
-    private static func format(_ date: Date, utc: Bool) -> String {
+    static func utcText(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var fields = tm()
-        if utc {
-            gmtime_r(&seconds, &fields)
-        } else {
-            localtime_r(&seconds, &fields)
-        }
+        gmtime_r(&seconds, &fields)
+        return strftimeText("%a %Y-%m-%d %H:%M:%S UTC", fields)
+    }
+
+    private static func strftimeText(_ format: String, _ fields: tm) -> String {
+        var fields = fields
         var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(
-            &buffer, buffer.count, utc ? "%a %Y-%m-%d %H:%M:%S UTC" : "%a %Y-%m-%d %H:%M:%S %Z", &fields)
+        let count = strftime(&buffer, buffer.count, format, &fields)
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -17,8 +17,11 @@ if let raw = getenv("TZ") {
 let environment = ProcessInfo.processInfo.environment
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "calendar" {
+    // The zone timerd would read for the same TZ (`start --on` uses it): not Foundation's `.current`.
+    let zone = PickTimeZone.current()
+    if let warning = zone.warning { Terminal.write(2, "warning: \(warning)\n") }
     let result = CalendarCommand.run(
-        Array(arguments.dropFirst()), now: CalendarCommand.now(environment: environment), defaultZone: .current)
+        Array(arguments.dropFirst()), now: CalendarCommand.now(environment: environment), defaultZone: zone.zone)
     Terminal.write(1, result.out)
     Terminal.write(2, result.err)
     exit(result.status)

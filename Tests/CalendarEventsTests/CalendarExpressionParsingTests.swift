@@ -141,6 +141,65 @@ struct CalendarExpressionParsingTests {
         #expect(throws: expected) { try CalendarExpression.parse(text) }
     }
 
+    /// Forms systemd accepts that timerd refused. Expected: `systemd-analyze calendar 'EXPR'
+    /// --base-time=@1796000000` on this machine (systemd 252), its "Normalized form" line.
+    @Test(
+        "systemd's other accepted forms: semi-annually, trailing spaces after weekdays or a date, ~*, @SECONDS",
+        arguments: [
+            ("semi-annually", "*-01,07-01 00:00:00"),
+            ("semi-annually UTC", "*-01,07-01 00:00:00 UTC"),
+            ("Mon ", "Mon *-*-* 00:00:00"),
+            ("Mon,Tue ", "Mon,Tue *-*-* 00:00:00"),
+            ("2026-12-01 ", "2026-12-01 00:00:00"),
+            ("*-*~*", "*-*-* 00:00:00"),
+            ("*-*~*  ", "*-*-* 00:00:00"),
+            ("*-*~* 12:00", "*-*-* 12:00:00"),
+            ("Mon *-*~*", "Mon *-*-* 00:00:00"),
+            ("*-02~* 3:00", "*-02-* 03:00:00"),
+            ("@1796083200", "2026-12-01 00:00:00 UTC"),
+            ("@01796083200", "2026-12-01 00:00:00 UTC"),
+            ("@1796083200 Europe/Paris", "2026-12-01 00:00:00 UTC"),
+            ("@+5", "1970-01-01 00:00:05 UTC"),
+            ("@0", "1970-01-01 00:00:00 UTC"),
+            ("@7258118399", "2199-12-31 23:59:59 UTC"),
+        ])
+    func systemdForms(_ text: String, _ expected: String) throws {
+        #expect(try CalendarExpression.parse(text).normalized == expected)
+    }
+
+    /// `*-*~*` elapses every day and `@SECONDS` once, as `systemd-analyze calendar --iterations=2
+    /// --base-time=@1796000000` prints: 2026-12-01 00:00:00 UTC, then 2026-12-02; `@1796083200` at
+    /// 2026-12-01 00:00:00 UTC only.
+    @Test("~* and @SECONDS elapse as systemd says")
+    func systemdFormsElapse() throws {
+        let base = Date(timeIntervalSince1970: 1_796_000_000)
+        #expect(
+            try CalendarExpression.parse("*-*~*").elapses(after: base, defaultZone: .gmt, count: 2)
+                == [Date(timeIntervalSince1970: 1_796_083_200), Date(timeIntervalSince1970: 1_796_169_600)])
+        #expect(
+            try CalendarExpression.parse("@1796083200 Europe/Paris").elapses(after: base, defaultZone: .gmt, count: 2)
+                == [Date(timeIntervalSince1970: 1_796_083_200)])
+    }
+
+    /// systemd refuses each of these too ("Failed to parse calendar specification"): a trailing space
+    /// after a time, a shorthand or a zone; a fraction, a sign or a year past 2199 in `@SECONDS`.
+    @Test(
+        "systemd's refusals of the same forms are kept",
+        arguments: [
+            ("07:00 ", CalendarExpressionError.unexpectedToken(offset: 5, token: " ")),
+            ("daily ", .unexpectedToken(offset: 5, token: " ")),
+            ("07:00 UTC ", .unexpectedToken(offset: 9, token: " ")),
+            (" daily", .unexpectedToken(offset: 0, token: " ")),
+            ("@1796083200 ", .unexpectedToken(offset: 11, token: " ")),
+            ("@1796083200.5", .unexpectedToken(offset: 0, token: "@1796083200.5")),
+            ("@-5", .unexpectedToken(offset: 0, token: "@-5")),
+            ("@7258118400", .unexpectedToken(offset: 0, token: "@7258118400")),
+            ("@1796083200 Europe/Pariss", .unknownTimeZone(offset: 12, token: "Europe/Pariss")),
+        ])
+    func systemdRefusals(_ text: String, _ expected: CalendarExpressionError) {
+        #expect(throws: expected) { try CalendarExpression.parse(text) }
+    }
+
     @Test("an error message says what is allowed")
     func messages() {
         // The texts are the library's own (CalendarExpressionError.description).

@@ -127,6 +127,48 @@ struct TimerEngineWallClockTests {
         #expect(restored.wallClockChanged() == 0)
     }
 
+    /// The same board with `--at` timers: the first step re-derives them as it does countdowns (one rule,
+    /// docs/time.md "Boards without a real-time clock"). "tea" (`--at 09:05:00Z`, set at 09:00:00Z for
+    /// 300 s) ended during the downtime: finished `missed`, `endedAt` 09:05:00Z, `duration` 300 (before,
+    /// it finished at the step as on time, with a duration of the 130 s the board had counted). "soup"
+    /// (`--at 09:30:00Z`, 1,800 s) runs on: at 09:18:50Z it has 670 s left, its duration still 1,800.
+    @Test("A board without an RTC: --at timers ended during the downtime are missed with their own duration")
+    func boardWithoutRealTimeClockAbsolute() throws {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)
+        var engine = TimerEngine(clock: clock)
+        engine.eventRecording = .buffered
+        _ = try engine.start(at: nine + 300, name: "tea")
+        _ = try engine.start(at: nine + 1_800, name: "soup")
+        _ = try engine.start(durations: [600], name: "egg")  // a countdown in the same run, for comparison
+        clock.advance(bySeconds: 100)
+        let saved = engine.snapshot  // 09:01:40Z
+        // Power off for 1,000 s; the board boots believing it is 09:01:40Z (really 09:18:20Z).
+        let board = ManualClock(boot: BootInstant(nanoseconds: 2 * second), wall: nine + 100)
+        var restored = TimerEngine(clock: board)
+        restored.eventRecording = .buffered
+        #expect(restored.restore(saved, sameBoot: false).isEmpty)
+        board.advance(bySeconds: 30)
+        #expect(restored.fireDueTimers().isEmpty)
+        _ = restored.takeEvents()
+        board.stepWallClock(bySeconds: 1_000)  // NTP: really 09:18:50Z
+        #expect(restored.wallClockChanged() == 3)
+        let soup = try restored.status(.name("soup"))
+        #expect(soup.remaining == 670)
+        #expect(soup.duration == 1_800)
+        #expect(iso(soup.endsAt) == "2026-11-29T09:30:00.000Z")
+        let ended = restored.fireDueTimers().sorted { $0.timer.name ?? "" < $1.timer.name ?? "" }
+        #expect(ended.map(\.timer.name) == ["egg", "tea"])
+        #expect(ended.map(\.timer.missed) == [true, true])
+        #expect(ended.map { iso($0.timer.endedAt) } == ["2026-11-29T09:10:00.000Z", "2026-11-29T09:05:00.000Z"])
+        #expect(ended.map(\.timer.duration) == [600, 300])
+        #expect(ended.map(\.timer.elapsed) == [600, 300])
+        #expect(restored.takeEvents().map(\.kind) == [.missed, .missed])
+        board.advance(bySeconds: 670)
+        let late = restored.fireDueTimers()
+        #expect(late.map(\.timer.name) == ["soup"] && late.first?.timer.missed == false)
+        #expect(late.first?.timer.duration == 1_800)
+    }
+
     @Test("A resume before NTP's step is not taken for the step: the step still re-derives")
     func resumeIsNotAStep() throws {
         let clock = ManualClock(boot: BootInstant(nanoseconds: 5 * second), wall: nine)

@@ -50,13 +50,18 @@ final class Harness: @unchecked Sendable {
 
     /// Starts timerd on this harness's socket and waits until it answers (10 s at most).
     ///
-    /// - Parameter environment: variables added to the test's own environment (`TIMERD_BOOT_ID`).
-    func startDaemon(extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - environment: variables added to the test's own environment (`TIMERD_BOOT_ID`).
+    ///   - unsetting: variables removed from it (`TZ`, whose empty value means UTC, not unset).
+    func startDaemon(
+        extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = []
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.timerd)
         process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
-        if !environment.isEmpty {
+        if !environment.isEmpty || !unsetting.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+                .filter { !unsetting.contains($0.key) }
         }
         _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: daemonLog)

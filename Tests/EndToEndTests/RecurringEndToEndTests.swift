@@ -135,7 +135,7 @@ struct RecurringEndToEndTests {
         let localtime = zoneDirectory + "/localtime"
         try FileManager.default.createSymbolicLink(
             atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Paris")
-        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime], unsetting: ["TZ"])
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = nil
         let follows = Harness.run(
@@ -179,7 +179,7 @@ struct RecurringEndToEndTests {
         let localtime = harness.directory + "/localtime"
         try FileManager.default.createSymbolicLink(
             atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Paris")
-        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime], unsetting: ["TZ"])
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = nil
         let started = Harness.run(
@@ -190,7 +190,7 @@ struct RecurringEndToEndTests {
         try FileManager.default.removeItem(atPath: localtime)
         try FileManager.default.createSymbolicLink(
             atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
-        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime, "TZ": ""])
+        try harness.startDaemon(environment: ["TIMERD_LOCALTIME": localtime], unsetting: ["TZ"])
         let after = try status(harness, "wake").recurrence
         #expect(after?.zone == "Asia/Tokyo" && after?.followsSystemZone == true, "\(harness.log())")
         let next = try #require(after?.nextElapse.flatMap { ISO8601.date(from: $0) })

@@ -65,4 +65,17 @@ struct LocalTimesZoneTests {
             ) { try LocalTimes.resolver("10:00", name, 1, Self.now) }
         }
     }
+
+    /// glibc's tzset(3): "If TZ is set but empty, UTC is used" (also `TZ=:`, whose name after the colon
+    /// is empty; `TZ= date` and `TZ=: date` print UTC). The daemon read both as unset and took its
+    /// system zone (here Asia/Tokyo, through `localtime`).
+    @Test("TZ set but empty (or a lone colon) is UTC, not the system zone")
+    func emptyTZ() {
+        for tz in ["", ":"] {
+            let detected = SystemZone.detect(tz: tz, localtime: "/usr/share/zoneinfo/Asia/Tokyo")
+            #expect(detected.zone.secondsFromGMT(for: Self.now) == 0 && detected.warning == nil, "TZ='\(tz)'")
+        }
+        #expect(SystemZone.detect(tz: nil, localtime: "/usr/share/zoneinfo/Asia/Tokyo").zone.identifier == "Asia/Tokyo")
+        #expect(SystemZone.detect(tz: ":Europe/Paris", localtime: "/nonexistent").zone.identifier == "Europe/Paris")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import timerpick
@@ -10,10 +11,17 @@ struct CalendarCommandTests {
     private func run(_ arguments: [String], zone: String, now: String) throws -> (
         status: Int32, out: String, err: String
     ) {
+        try Self.timerctl(["calendar"] + arguments, environment: ["TZ": zone, "TIMERPICK_NOW": now, "LANG": "C.UTF-8"])
+    }
+
+    /// Runs the built timerctl with exactly `environment`; reads both pipes before waiting.
+    static func timerctl(_ arguments: [String], environment: [String: String]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerctl")
-        process.arguments = ["calendar"] + arguments
-        process.environment = ["TZ": zone, "TIMERPICK_NOW": now, "LANG": "C.UTF-8"]
+        process.arguments = arguments
+        process.environment = environment
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -108,5 +116,92 @@ struct CalendarCommandTests {
     func relative(_ seconds: Double, _ expected: String) {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(CalendarReport.relative(from: now, to: now.addingTimeInterval(seconds)) == expected)
+    }
+
+    /// `TZ` is read as timerd reads it, whatever the system zone. Expected instants for `*-*-* 07:00`
+    /// from 2026-12-01T00:00:00Z (@1796083200), checked with `TZ=… systemd-analyze calendar
+    /// '*-*-* 07:00' --base-time=@1796083200` on this machine (glibc's reading): 07:00 CET is 06:00Z;
+    /// EST (UTC−05:00 in December) 12:00Z; `UTC+3` is UTC−03:00 by POSIX's sign, so 10:00Z; an empty
+    /// `TZ` is UTC. Before, timerpick used Foundation's `TimeZone.current`: the system zone for the
+    /// first two, 04:00Z for `UTC+3`, the system zone for an empty `TZ`.
+    @Test(
+        "TZ=:Europe/Paris, a POSIX rule, UTC+3 (POSIX sign) and an empty TZ give glibc's instants",
+        arguments: [
+            (":Europe/Paris", "2026-12-01T06:00:00.000Z"), ("EST5EDT,M3.2.0,M11.1.0", "2026-12-01T12:00:00.000Z"),
+            ("UTC+3", "2026-12-01T10:00:00.000Z"), ("", "2026-12-01T07:00:00.000Z"),
+            ("Asia/Tokyo", "2026-12-01T22:00:00.000Z"),
+        ])
+    func zonesAsTimerdReadsThem(tz: String, elapse: String) throws {
+        let result = try run(
+            ["--json", "--base-time", "2026-12-01T00:00:00Z", "*-*-* 07:00"], zone: tz, now: "2026-12-01T00:00:00Z")
+        #expect(result.status == 0 && result.err.isEmpty, "\(result.err)")
+        #expect(result.out == "{\"normalized\":\"*-*-* 07:00:00\",\"elapses\":[\"\(elapse)\"]}\n")
+    }
+
+    /// The text shows the elapse in the zone it was computed in. Expected: `TZ=… systemd-analyze
+    /// calendar '*-*-* 07:00' --base-time=@1796083200` (the "Next elapse" and "(in UTC)" lines).
+    @Test("the text output's local time is the expression's 07:00, with glibc's abbreviation")
+    func textZone() throws {
+        for (tz, local, utc) in [
+            (":Europe/Paris", "Tue 2026-12-01 07:00:00 CET", "Tue 2026-12-01 06:00:00 UTC"),
+            ("UTC+3", "Tue 2026-12-01 07:00:00 UTC", "Tue 2026-12-01 10:00:00 UTC"),
+            ("EST5EDT,M3.2.0,M11.1.0", "Tue 2026-12-01 07:00:00 EST", "Tue 2026-12-01 12:00:00 UTC"),
+        ] {
+            let result = try run(["--base-time", "@1796083200", "*-*-* 07:00"], zone: tz, now: "2026-12-01T00:00:00Z")
+            let lines = result.out.split(separator: "\n").map(String.init)
+            #expect(lines.count == 5, "\(tz): \(result.out)")
+            #expect(lines.dropFirst(2).first == "    Next elapse: \(local)", "\(tz)")
+            #expect(lines.dropFirst(3).first == "       (in UTC): \(utc)", "\(tz)")
+        }
+    }
+
+    /// `*-12-31 23:59:59.999999` elapses a microsecond before 2027; written to the millisecond it is
+    /// 23:59:59.999 of 2026 (floored), not 2027-01-01T00:00:00.000Z (rounded). systemd-analyze prints
+    /// `Thu 2026-12-31 23:59:59 UTC` for it.
+    @Test("an elapse a microsecond before the new year is written in its year")
+    func flooredMilliseconds() throws {
+        let result = try run(
+            ["--json", "--base-time", "2026-12-01T00:00:00Z", "*-12-31 23:59:59.999999"], zone: "UTC",
+            now: "2026-12-01T00:00:00Z")
+        #expect(
+            result.out
+                == "{\"normalized\":\"*-12-31 23:59:59.999999\",\"elapses\":[\"2026-12-31T23:59:59.999Z\"]}\n")
+    }
+
+    /// `timerctl calendar` and `timerctl start --on` agree for the same TZ: a real timerd whose system
+    /// zone is Asia/Tokyo (`TIMERD_LOCALTIME`, TZ unset) starts `*-*-* 07:00` for each TZ, and its
+    /// `nextElapse` is the calendar's first elapse from the same instant.
+    @Test("calendar's next elapse is start --on's for the same TZ (timerd's system zone Asia/Tokyo)")
+    func sameAsStartOn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timercal-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("timerd.sock").path
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerd")
+        daemon.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path]
+        daemon.environment = ["TIMERD_LOCALTIME": "/usr/share/zoneinfo/Asia/Tokyo", "LANG": "C.UTF-8"]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        for tz in [":Europe/Paris", "EST5EDT,M3.2.0,M11.1.0", "UTC+3", "", "America/Sao_Paulo"] {
+            let base = Int(Date().timeIntervalSince1970.rounded(.down))
+            let started = try Self.timerctl(
+                ["--socket", socket, "start", "--on", "*-*-* 07:00", "--json"], environment: ["TZ": tz])
+            #expect(started.status == 0, "\(tz): \(started.err)")
+            let reply = try JSONSerialization.jsonObject(with: Data(started.out.utf8)) as? [String: Any]
+            let nextElapse = (reply?["recurrence"] as? [String: Any])?["nextElapse"] as? String
+            let calendar = try run(
+                ["--json", "--base-time", "@\(base)", "*-*-* 07:00"], zone: tz, now: "2026-12-01T00:00:00Z")
+            let elapses = (try JSONSerialization.jsonObject(with: Data(calendar.out.utf8)) as? [String: Any])?[
+                "elapses"]
+            #expect(nextElapse != nil && (elapses as? [String])?.first == nextElapse, "TZ='\(tz)': \(calendar.out)")
+        }
     }
 }

@@ -58,7 +58,7 @@ struct JSONRoundTripTests {
         }
         let stats = StatsResult(
             liveTimers: 3, runningTimers: 2, firedTimers: 7,
-            latenessMicroseconds: LatenessSummary(count: 7, p50: 120.5, p99: 900, max: 1_000.25))
+            latenessMicroseconds: LatenessSummary(count: 7, p50: 120.5, p99: 900, max: 1_000.25), catchUpTimers: 2)
         #expect(try Self.ours(stats) == Self.pretty(stats))
         // Issue 14: shared mode adds the store figures, written as JSONEncoder (sorted keys) would.
         var sharedStats = stats

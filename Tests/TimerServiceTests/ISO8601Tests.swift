@@ -6,11 +6,14 @@ import Testing
 
 @Suite("ISO 8601 timestamps")
 struct ISO8601Tests {
-    /// Foundation's format style on the instant rounded to the millisecond. The style truncates the
-    /// fraction it is given (so 09:00:00.120, stored as 0.11999…, printed as .119: the 1 ms error the
-    /// hand-written formatter fixes); half a millisecond more makes its truncation exact.
+    /// Foundation's format style on the instant floored to the millisecond (from whole microseconds,
+    /// in integers). The style truncates the fraction it is given (so 09:00:00.120, stored as
+    /// 0.11999…, printed as .119: the 1 ms error the hand-written formatter fixes); half a millisecond
+    /// more makes its truncation exact.
     static func reference(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let floored = microseconds >= 0 ? microseconds / 1_000 : -((-microseconds + 999) / 1_000)
+        let milliseconds = Double(floored)
         let nudged = Date(timeIntervalSince1970: (milliseconds + 0.5) / 1_000)
         return nudged.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
@@ -86,6 +89,19 @@ struct ISO8601Tests {
     func roundsToTheMillisecond() {
         let date = Date(timeIntervalSince1970: 1_795_942_800.12)  // 2026-11-29T09:00:00.120Z
         #expect(ISO8601.string(from: date) == "2026-11-29T09:00:00.120Z")
+    }
+
+    /// 1,798,761,600 is 2027-01-01T00:00:00Z (Python: `datetime(2027, 1, 1, tzinfo=timezone.utc).timestamp()`);
+    /// a microsecond before it is still 2026, as is its millisecond.
+    @Test("the last microsecond of a year is written in that year (floored, not rounded)")
+    func floorsToTheMillisecond() {
+        let date = Date(timeIntervalSince1970: 1_798_761_599.999_999)
+        #expect(ISO8601.string(from: date) == "2026-12-31T23:59:59.999Z")
+        var cache = TimestampCache()
+        #expect(cache.string(from: date) == "2026-12-31T23:59:59.999Z")
+        #expect(
+            String(decoding: cache.quoted(from: date), as: UTF8.self) == "\"2026-12-31T23:59:59.999Z\"")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: -0.000_1)) == "1969-12-31T23:59:59.999Z")
     }
 
     @Test(

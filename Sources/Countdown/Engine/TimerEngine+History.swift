@@ -22,7 +22,7 @@ extension TimerEngine {
     public func runningCount(owner: UInt32) -> Int { liveCount(owner: owner) - pausedCount(owner: owner) }
 
     /// The number of timers of `owner` finished by ``fireDueTimers(limit:)`` since start-up (its part of
-    /// `lateness.totalCount`).
+    /// ``firedTotal``).
     ///
     /// - Parameter owner: a uid.
     /// - Returns: its timers that reached their end while the engine ran.

@@ -55,6 +55,10 @@ extension TimerEngine {
                 let remaining = min(max(wallDeadline.timeIntervalSince(wall), 0), 4e9)
                 record.rebase(
                     now: now, elapsed: Int64((elapsed * 1e9).rounded()), remaining: Int64((remaining * 1e9).rounded()))
+                // As for a countdown below: the first step (NTP) re-derives it from the corrected clock.
+                if !sameBoot, record.recurrence == nil {
+                    clockHistory.absoluteAwaitingFirstStep[record.id] = wallDeadline
+                }
             } else if record.state == .running, !sameBoot {
                 let ranFor = wall.timeIntervalSince(record.runStartWall ?? wall)
                 record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(ranFor, 1e9)) * 1e9))
@@ -94,6 +98,7 @@ extension TimerEngine {
                 } else if deadline <= now {
                     let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall)
                     clockHistory.awaitingFirstStep[record.id] = nil
+                    clockHistory.absoluteAwaitingFirstStep[record.id] = nil
                     timers[record.id]?.missed = ending.missed
                     missed.append(
                         end(

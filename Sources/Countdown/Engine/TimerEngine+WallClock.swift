@@ -74,27 +74,35 @@ extension TimerEngine {
         wall.timeIntervalSince1970 - Double(now.nanoseconds) / 1e9
     }
 
-    /// Re-derives the countdowns restored from an earlier boot, once, on the first wall-clock step
-    /// after the restore: a board without a real-time clock boots with a wrong wall clock, and NTP
-    /// steps it later. Each countdown's run started at its saved wall-clock anchor, so it has run
-    /// `wall - anchor` by the corrected clock; one whose end has passed becomes due (and is then
-    /// finished by ``fireDueTimers(limit:)``, `missed` when late).
+    /// Re-derives the timers restored from an earlier boot, once, on the first wall-clock step after
+    /// the restore: a board without a real-time clock boots with a wrong wall clock, and NTP steps it
+    /// later. Each countdown's run started at its saved wall-clock anchor, so it has run
+    /// `wall - anchor` by the corrected clock; an `--at` timer has run `wall - startedAt` of the
+    /// `wallDeadline - startedAt` it was set for. One whose end has passed becomes due with its
+    /// boot-time deadline where the corrected clock puts its end (and is then finished by
+    /// ``fireDueTimers(limit:)``: `missed` when that end came before the restore, its `duration`
+    /// what it was set for). The same rule for both kinds (docs/time.md, "Boards without a real-time
+    /// clock").
     ///
-    /// Timers paused, resumed or ended since the restore are left alone (their anchor changed). A
-    /// call that sees no step (a resume: the wall clock still differs from the boot-time clock by
-    /// what it did at the restore, within 0.5 s) re-derives nothing and keeps waiting.
+    /// Timers paused, resumed, edited or ended since the restore are left alone (their anchor or end
+    /// changed). A call that sees no step (a resume: the wall clock still differs from the boot-time
+    /// clock by what it did at the restore, within 0.5 s) re-derives nothing and keeps waiting.
     ///
-    /// - Returns: how many countdowns were re-derived.
-    /// - Complexity: O(k log n) for the k countdowns restored from the earlier boot.
-    mutating func rederiveRestoredCountdowns(now: BootInstant, wall: Date) -> Int {
-        guard !clockHistory.awaitingFirstStep.isEmpty else { return 0 }
+    /// - Returns: the ids of the timers re-derived.
+    /// - Complexity: O(k log n) for the k timers restored from the earlier boot.
+    mutating func rederiveRestoredTimers(now: BootInstant, wall: Date) -> Set<UInt64> {
+        guard !clockHistory.awaitingFirstStep.isEmpty || !clockHistory.absoluteAwaitingFirstStep.isEmpty else {
+            return []
+        }
         // A resume from suspend also cancels the timerfd, but moves both clocks alike: not a step.
         if let offset = clockHistory.restoreWallOffset, abs(Self.wallOffset(now: now, wall: wall) - offset) < 0.5 {
-            return 0
+            return []
         }
         let pending = clockHistory.awaitingFirstStep
+        let absolute = clockHistory.absoluteAwaitingFirstStep
         clockHistory.awaitingFirstStep = [:]
-        var count = 0
+        clockHistory.absoluteAwaitingFirstStep = [:]
+        var rederived: Set<UInt64> = []
         for (id, anchor) in pending {
             guard var record = timers[id], record.state == .running, record.wallDeadline == nil,
                 record.runStartWall == anchor
@@ -105,9 +113,28 @@ extension TimerEngine {
             if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
                 queue.schedule(id, at: wake)
             }
-            count += 1
+            rederived.insert(id)
         }
-        return count
+        for (id, end) in absolute {
+            guard var record = timers[id], record.state == .running, record.recurrence == nil,
+                record.wallDeadline == end
+            else { continue }
+            // Set for `end - startedAt`; run since `startedAt` by the corrected clock, so its boot-time
+            // deadline is `now + (end - wall)`, in the past when the end has passed.
+            let setFor = min(max(end.timeIntervalSince(record.startedAt), 1e-9), 4e9)
+            let ranFor = min(max(wall.timeIntervalSince(record.startedAt), 0), 1e9)
+            record.rebase(now: now, elapsed: 0, remaining: Int64((setFor * 1e9).rounded()))
+            record.runStart = now.advanced(byNanoseconds: -Int64((ranFor * 1e9).rounded()))
+            timers[id] = record
+            if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                queue.schedule(id, at: wake)
+            }
+            rederived.insert(id)
+        }
+        for id in rederived where timers[id]?.deadline.map({ $0 <= now }) == true {
+            clockHistory.steppedPastEnd.insert(id)
+        }
+        return rederived
     }
 
     /// Moves the wall-clock anchor (`runStartWall`) of every running countdown to where the stepped
@@ -138,6 +165,9 @@ struct ClockHistory: Sendable {
     /// Running countdowns restored from an earlier boot, by id, with the wall-clock anchor
     /// (`runStartWall`) they were restored from: re-derived on the first wall-clock step after boot.
     var awaitingFirstStep: [UInt64: Date] = [:]
+    /// Running `--at` timers restored from an earlier boot, by id, with the end (`wallDeadline`) they
+    /// were restored with: re-derived on the same step.
+    var absoluteAwaitingFirstStep: [UInt64: Date] = [:]
     /// The wall clock minus the boot-time clock (seconds) at a restore from an earlier boot.
     var restoreWallOffset: Double?
     /// The boot-time instant and suspend reading of the engine's last look at due timers.
@@ -146,4 +176,7 @@ struct ClockHistory: Sendable {
     var suspendWindow: ClosedRange<BootInstant>?
     /// The boot-time instant of the last restore: an end before it passed while no engine ran.
     var watchingSince: BootInstant?
+    /// Timers a wall-clock step made due (their end moved into the past), until they are fired:
+    /// catch-ups, whose lateness is not the loop's.
+    var steppedPastEnd: Set<UInt64> = []
 }

@@ -86,8 +86,17 @@ public struct TimerEngine: Sendable {
             }
         }
     }
-    /// How late each timer finished by ``fireDueTimers(limit:)`` was, for the most recent firings.
+    /// How late each timer finished on the loop's account by ``fireDueTimers(limit:)`` was, for the
+    /// most recent firings; catch-ups (``catchUpCount``) are not in it.
     public private(set) var lateness = LatenessRecorder()
+    /// Timers ``fireDueTimers(limit:)`` finished as catch-ups since start-up: overdue because their end
+    /// passed during a suspend or before the restore (``passedWhileAway(_:)``), or because a wall-clock
+    /// step moved their end into the past. Their lateness is the machine's, not the loop's, so it is
+    /// counted here and kept out of ``lateness``.
+    public private(set) var catchUpCount = 0
+    /// Every timer ``fireDueTimers(limit:)`` finished since start-up: on the loop's account
+    /// (`lateness.totalCount`) and as catch-ups (``catchUpCount``).
+    public var firedTotal: Int { lateness.totalCount + catchUpCount }
     /// The system's time zone, in which calendar timers without an explicit zone read their
     /// expression (set it before ``restore(_:sameBoot:)``; change it with
     /// ``systemTimeZoneChanged(to:)``). Defaults to `TimeZone.current` at creation.
@@ -167,8 +176,8 @@ public struct TimerEngine: Sendable {
     /// `TFD_TIMER_CANCEL_ON_SET`, man timerfd_create(2)). Countdowns keep their boot-time deadline
     /// (the boot-time clock never steps), but their wall-clock anchor (`runStartWall`, what carries
     /// them across a reboot) is re-anchored, so that after a step of -20 s and a reboot a 2 h
-    /// countdown still ends on time. On the first step after a boot, countdowns restored from the
-    /// earlier boot are re-derived from the corrected wall clock (``restore(_:sameBoot:)``;
+    /// countdown still ends on time. On the first step after a boot, countdowns and `--at` timers restored
+    /// from the earlier boot are re-derived from the corrected wall clock (``restore(_:sameBoot:)``;
     /// docs/time.md, "Wall-clock steps").
     ///
     /// - Returns: how many timers were rescheduled (a re-anchored countdown keeps its deadline and is
@@ -178,12 +187,14 @@ public struct TimerEngine: Sendable {
     public mutating func wallClockChanged() -> Int {
         let now = clock.now()
         let wall = clock.wallNow()
-        var count = rederiveRestoredCountdowns(now: now, wall: wall)
+        let rederived = rederiveRestoredTimers(now: now, wall: wall)
+        var count = rederived.count
         reanchorCountdowns(now: now, wall: wall)
         retimeRecurringAfterStep(now: now, wall: wall)
-        for id in queue.ids {
+        for id in queue.ids where !rederived.contains(id) {
             guard var record = timers[id], let wallDeadline = record.wallDeadline else { continue }
             let remaining = wallDeadline.timeIntervalSince(wall)
+            if remaining <= 0 { clockHistory.steppedPastEnd.insert(id) }
             record.rebase(
                 now: now, elapsed: record.elapsedNanoseconds(at: now),
                 remaining: Int64((min(max(remaining, 0), 4e9) * 1e9).rounded()))
@@ -371,19 +382,20 @@ public struct TimerEngine: Sendable {
         for entry in due {
             guard let record = timers[entry.id], let deadline = record.deadline else { continue }
             reportSteps(of: record, since: entry.deadline, now: now, wall: wall)
+            // A step that moved the end into the past makes a catch-up too (recorded by wallClockChanged).
+            let stepped = clockHistory.steppedPastEnd.remove(entry.id) != nil
             if deadline <= now, record.recurrence != nil {
-                self.lateness.record(nanoseconds: now.nanoseconds(since: deadline))
-                firedByOwner[record.owner, default: 0] += 1
                 let wasAway = passedWhileAway(deadline)
+                recordFiring(lateness: now.nanoseconds(since: deadline), catchUp: wasAway || stepped)
+                firedByOwner[record.owner, default: 0] += 1
                 if let ending = ringRecurring(entry.id, deadline: deadline, now: now, wall: wall, wasAway: wasAway) {
                     endings.append(ending)
                 }
             } else if deadline <= now {
-                let lateness = now.nanoseconds(since: deadline)
-                self.lateness.record(nanoseconds: lateness)
+                let wasAway = passedWhileAway(deadline)
+                recordFiring(lateness: now.nanoseconds(since: deadline), catchUp: wasAway || stepped)
                 firedByOwner[record.owner, default: 0] += 1
-                let ending = overdueEnding(
-                    of: record, deadline: deadline, now: now, wall: wall, wasAway: passedWhileAway(deadline))
+                let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall, wasAway: wasAway)
                 timers[entry.id]?.missed = ending.missed
                 endings.append(
                     end(
@@ -397,6 +409,15 @@ public struct TimerEngine: Sendable {
     }
 
     // MARK: - Internals
+
+    /// Counts one firing: a catch-up, or a firing on the loop's account whose lateness is sampled.
+    private mutating func recordFiring(lateness nanoseconds: Int64, catchUp: Bool) {
+        if catchUp {
+            catchUpCount += 1
+        } else {
+            lateness.record(nanoseconds: nanoseconds)
+        }
+    }
 
     func resolve(_ reference: TimerReference, requester: UInt32?) throws(CountdownError) -> UInt64 {
         switch reference {
