@@ -2,6 +2,7 @@ import Countdown
 import Foundation
 import Glibc
 import TimerModel
+import TimerPostgres
 import TimerProtocol
 import TimerService
 import TimerStorage
@@ -137,6 +138,10 @@ public final class Daemon {
         let storeDescription: String
         var hostID: String?
         let isShared = options.shared || config.shared
+        var fileStateDirectory: String?
+        if options.storeConnection ?? config.storeConnection != nil, !PostgresConnection.isBuilt {
+            throw DaemonOptions.UsageError(message: "--store (store=): \(PostgresConnection.notBuiltMessage)")
+        }
         if let connection = options.storeConnection ?? config.storeConnection, isShared {
             // Form 2: the database is the only copy; the engine stays empty (docs/multihost.md).
             let host = options.hostID ?? DaemonOptions.defaultHostID()
@@ -159,6 +164,7 @@ public final class Daemon {
             shared = nil
             stateDirectory = try options.stateDirectory ?? RuntimePaths.defaultStateDirectory()
             try RuntimePaths.ensurePrivateDirectory(stateDirectory)
+            fileStateDirectory = stateDirectory
             store = options.makeStore(stateDirectory: stateDirectory)
             storeDescription = "file \(stateDirectory)"
         }
@@ -232,6 +238,15 @@ public final class Daemon {
             socketClaim = claim
             listener = FileDescriptor(adopting: fd)
             if removedStale { log("removed a stale socket left at \(socketPath)") }
+            // One daemon per user: timerctl finds this socket through the state directory, which
+            // stays the same when XDG_RUNTIME_DIR (and so the default socket) does not.
+            if let fileStateDirectory {
+                do {
+                    try RuntimePaths.recordSocket(socketPath, in: fileStateDirectory)
+                } catch {
+                    log("warning: cannot record the socket in \(fileStateDirectory): \(error)")
+                }
+            }
         }
         reserve = DescriptorReserve(wanted: config.maximumConnections + 64)
         // 5. Signals.
