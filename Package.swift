@@ -1,8 +1,13 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // The timer service: the libraries DatePicking (picker model), TimerModel (shared rules), TimerProtocol
 // (wire), Countdown (engine), TimerService (routing, subscriptions) and TimerStorage (stores), the timerd
 // daemon and the timerctl CLI.
 // No package dependencies: the toolchain's Foundation, Dispatch, Synchronization and Glibc only.
+//
+// Trait `PostgreSQL` (off by default): links libpq (Debian's libpq-dev) into TimerPostgres, so that
+// `timerd --store postgresql://…` works. Without it the file store is the only store and nothing needs
+// a C library beyond libc: `swift build` on a machine with only the Swift toolchain. CI, the tests
+// (scripts/test) and the Debian package build with `--traits PostgreSQL`.
 import PackageDescription
 
 let package = Package(
@@ -19,6 +24,11 @@ let package = Package(
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
         .executable(name: "timerpick", targets: ["timerpick"]),
+    ],
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The PostgreSQL store (timerd --store): links libpq, PostgreSQL's C client (libpq-dev).")
     ],
     targets: [
         // Exposes the Linux headers that Glibc's module leaves out (epoll, timerfd, SO_PEERCRED's ucred).
@@ -41,11 +51,18 @@ let package = Package(
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
         // The `TimerStore` protocol and its file-journal and memory implementations.
         .target(name: "TimerStorage", dependencies: ["Countdown", "TimerModel", "TimerSystem"]),
-        // Issue 14: libpq, PostgreSQL's C client (Debian's libpq-dev), for the store several hosts share.
+        // libpq, PostgreSQL's C client (Debian's libpq-dev), for the store several hosts share; used only
+        // with the trait PostgreSQL.
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // Issue 14: a small connection layer over libpq and the PostgreSQL `TimerStore`.
-        .target(name: "TimerPostgres", dependencies: ["CLibPQ", "Countdown", "TimerModel", "TimerStorage"]),
+        // A small connection layer over libpq and the PostgreSQL `TimerStore`. Without the trait
+        // PostgreSQL its connection only throws (PostgresConnection+NotBuilt.swift) and libpq is not linked.
+        .target(
+            name: "TimerPostgres",
+            dependencies: [
+                .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])), "Countdown", "TimerModel",
+                "TimerStorage",
+            ]),
         // The one reader of time zones (TZ, /etc/localtime, POSIX TZ strings) for timerd and timerpick;
         // Foundation's full zone data through DatePicking, so timerctl does not link it.
         .target(name: "ZoneReading", dependencies: ["DatePicking", "TimerProtocol", "TimerSystem"]),
@@ -69,8 +86,8 @@ let package = Package(
         .executableTarget(
             name: "timerpick",
             dependencies: [
-                "DatePicking", "TimerModel", "TimerProtocol", "TimerSystem", "TimerControl", "CommandLineTable", "CalendarEvents",
-                "ZoneReading",
+                "DatePicking", "TimerModel", "TimerProtocol", "TimerSystem", "TimerControl", "CommandLineTable",
+                "CalendarEvents", "ZoneReading",
             ]
         ),
         .executableTarget(

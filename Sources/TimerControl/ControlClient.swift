@@ -29,7 +29,14 @@ final class ControlClient {
         let path = explicitPath ?? RuntimePaths.defaultSocketPath()
         do {
             return ControlClient(fd: try UnixSocket.connect(path), socketPath: path)
-        } catch let error as SystemError where explicitPath == nil && autostart && isAbsent(error) {
+        } catch let error as SystemError where explicitPath == nil && isAbsent(error) {
+            // One daemon per user: a timerd started under another XDG_RUNTIME_DIR (root's login
+            // and `sudo -i` differ) listens elsewhere but holds the same state directory.
+            if let client = connectToRecordedSocket(besides: path) { return client }
+            guard autostart else {
+                throw .unavailable(
+                    "timerd is not running on \(path) (\(error)); start it with 'timerd' or drop --no-autostart")
+            }
             return try startDaemon(socketPath: path)
         } catch let error as UnixSocket.AddressError {
             // Only the default path gets here (--socket was checked): XDG_RUNTIME_DIR is too long.
@@ -42,6 +49,38 @@ final class ControlClient {
             if explicitPath == nil && !autostart { message += "; start it with 'timerd' or drop --no-autostart" }
             throw .unavailable(message)
         }
+    }
+
+    /// Connects to the socket the default state directory names (``RuntimePaths/recordedSocket(in:)``)
+    /// when it is not `defaultPath`.
+    ///
+    /// - Parameter defaultPath: the default socket, already tried.
+    /// - Returns: the client, or nil when there is no other socket or nothing answers there.
+    private static func connectToRecordedSocket(besides defaultPath: String) -> ControlClient? {
+        guard let stateDirectory = try? RuntimePaths.defaultStateDirectory(),
+            let recorded = RuntimePaths.recordedSocket(in: stateDirectory), recorded != defaultPath,
+            let fd = try? UnixSocket.connect(recorded)
+        else { return nil }
+        return ControlClient(fd: fd, socketPath: recorded)
+    }
+
+    /// The last line of timerd's log that says why it did not start (`timerd: cannot start: …`),
+    /// read from the last 4 KiB of `logPath`.
+    ///
+    /// - Parameter logPath: the log the autostarted daemon wrote its standard error to.
+    /// - Returns: the line without its time stamp, or nil when there is none.
+    static func startFailure(inLog logPath: String) -> String? {
+        guard let file = try? FileDescriptor.open(logPath, O_RDONLY) else { return nil }
+        let end = lseek(file.rawValue, 0, SEEK_END)
+        let start = max(0, end - 4_096)
+        var bytes = [UInt8](repeating: 0, count: Int(end - start))
+        let count = pread(file.rawValue, &bytes, bytes.count, start)
+        guard count > 0 else { return nil }
+        let lines = String(decoding: bytes[0..<count], as: UTF8.self).split(separator: "\n")
+        guard let line = lines.last(where: { $0.contains("cannot start: ") }),
+            let reason = line.firstRange(of: "cannot start: ")
+        else { return nil }
+        return String(line[reason.upperBound...])
     }
 
     private static func isAbsent(_ error: SystemError) -> Bool {
@@ -90,7 +129,10 @@ final class ControlClient {
             if let fd = try? UnixSocket.connect(socketPath) { return ControlClient(fd: fd, socketPath: socketPath) }
             var exitStatus: Int32 = 0
             if waitpid(pid, &exitStatus, WNOHANG) == pid {
-                throw .unavailable("timerd exited at start-up (status \(exitStatus >> 8)); see \(logPath)")
+                // Another timerd may have taken the state directory meanwhile: use it if it answers.
+                if let client = connectToRecordedSocket(besides: socketPath) { return client }
+                let reason = startFailure(inLog: logPath).map { ": \($0)" } ?? ""
+                throw .unavailable("timerd exited at start-up (status \(exitStatus >> 8))\(reason); see \(logPath)")
             }
             usleep(10_000)
         }

@@ -2,6 +2,7 @@ import Countdown
 import Foundation
 import Glibc
 import TimerModel
+import TimerPostgres
 import TimerProtocol
 import TimerService
 import TimerStorage
@@ -142,6 +143,9 @@ public final class Daemon {
         // 2-3. The backend: the store's timers loaded into the engine (the state directory's lock
         // is taken first: no second daemon may use it), or a PostgreSQL schema shared with other
         // hosts (`--store` with `--shared`), where the database is the only copy of the timers.
+        if options.storeConnection ?? config.storeConnection != nil, !PostgresConnection.isBuilt {
+            throw DaemonOptions.UsageError(message: "--store (store=): \(PostgresConnection.notBuiltMessage)")
+        }
         zonePath = SystemZone.path(environment: environment)
         zoneTZ = UnsafeTZ.original ?? environment["TZ"]
         let systemZone = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
@@ -162,6 +166,10 @@ public final class Daemon {
                 options: options, config: config, systemZone: systemZone.zone, log: log, configure: configureService)
         backend = opened.backend
         backend.configure(config)
+        // The file store's state directory, where the socket is recorded for timerctl to find.
+        let fileStateDirectory: String? =
+            (options.storeConnection ?? config.storeConnection) == nil && openBackend == nil
+            ? backend.location : nil
         idleSince = Syscall.bootTimeNanoseconds()
         if options.exitWhenIdleSeconds != nil, !backend.canTellIdle {
             log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")
@@ -193,6 +201,15 @@ public final class Daemon {
             socketClaim = claim
             listener = FileDescriptor(adopting: fd)
             if removedStale { log("removed a stale socket left at \(socketPath)") }
+            // One daemon per user: timerctl finds this socket through the state directory, which
+            // stays the same when XDG_RUNTIME_DIR (and so the default socket) does not.
+            if let fileStateDirectory {
+                do {
+                    try RuntimePaths.recordSocket(socketPath, in: fileStateDirectory)
+                } catch {
+                    log("warning: cannot record the socket in \(fileStateDirectory): \(error)")
+                }
+            }
         }
         reserve = DescriptorReserve(wanted: config.maximumConnections + 64)
         // 5. Signals.

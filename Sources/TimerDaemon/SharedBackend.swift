@@ -128,8 +128,6 @@ final class SharedBackend: TimerBackend {
 
     /// Claims and completes what is due, follows the outbox, and answers the waits it ends.
     func fireDue() -> BackendFiring {
-        host.historyLimit = service.engine.historyLimit  // as a reload left them
-        host.historyMaximumAge = service.engine.historyMaximumAge
         let output = host.turn()
         if !output.notifications.isEmpty { notifications += output.notifications }
         return BackendFiring(endings: [], wakeups: output.wakeups)
@@ -206,6 +204,9 @@ final class SharedBackend: TimerBackend {
         service.quota = config.maximumTimersPerUser
         host.quota = config.maximumTimersPerUser
         host.waitLimits = service.waitLimits
+        // Ended rows past these are pruned with their outbox rows (docs/multihost.md).
+        host.historyLimit = config.historyLimit
+        host.historyMaximumAge = config.historyMaxAgeSeconds
     }
 
     /// The timers are in the database, which this host cannot see as empty: it stays.

@@ -53,6 +53,56 @@ public enum RuntimePaths {
         throw DirectoryError.noHome
     }
 
+    /// The file in a state directory that names the control socket of the timerd using it
+    /// (`<state>/socket`): one daemon per user, found by its state directory, which stays the same
+    /// when the socket's directory does not (root's `/var/lib/timerd` under two `XDG_RUNTIME_DIR`s).
+    ///
+    /// - Parameter stateDirectory: the state directory.
+    /// - Returns: the file's path.
+    public static func socketRecord(in stateDirectory: String) -> String {
+        stateDirectory + "/socket"
+    }
+
+    /// Writes `socketPath` (made absolute) into ``socketRecord(in:)``: a temporary file, then
+    /// `rename`, so that a reader sees the old path or the new one.
+    ///
+    /// - Parameters:
+    ///   - socketPath: the socket the daemon listens on.
+    ///   - stateDirectory: the state directory the daemon holds the lock of.
+    /// - Throws: ``SystemError`` from `open`, `write` or `rename`.
+    public static func recordSocket(_ socketPath: String, in stateDirectory: String) throws(SystemError) {
+        var absolute = socketPath
+        if !absolute.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buffer, buffer.count) != nil {
+                absolute =
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    + "/" + socketPath
+            }
+        }
+        let record = socketRecord(in: stateDirectory)
+        let temporary = record + ".new"
+        let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        let bytes = Array((absolute + "\n").utf8)
+        let fd = file.rawValue
+        let written = try Syscall.retrying("write \(temporary)", { Glibc.write(fd, bytes, bytes.count) })
+        guard written == bytes.count else { throw SystemError("write \(temporary)", errno: ENOSPC) }
+        try Syscall.retrying("rename \(temporary)", { rename(temporary, record) })
+    }
+
+    /// The socket path ``recordSocket(_:in:)`` wrote into `stateDirectory`, if any: the socket of
+    /// the last timerd that used the directory (it may have stopped since).
+    ///
+    /// - Parameter stateDirectory: the state directory.
+    /// - Returns: the absolute path, or nil when there is no record or it is not an absolute path.
+    public static func recordedSocket(in stateDirectory: String) -> String? {
+        guard let bytes = try? FileSystem.readAll(socketRecord(in: stateDirectory), maximumBytes: 4_096),
+            bytes.count <= 4_096
+        else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return text.hasPrefix("/") ? text : nil
+    }
+
     /// Creates `path` (and its parents) with mode 0700 if missing, then checks that it is a
     /// directory owned by the current user and closed to others.
     ///

@@ -102,7 +102,8 @@ struct PickOptions: Equatable {
     func makePicker(now: Date, timeZone: TimeZone, systemLocale: Locale) throws(UsageError) -> DatePicker {
         // The same grammar and the same message as `timerctl start --at`: what it really takes.
         for (option, text) in [("--min", minimum), ("--max", maximum)] {
-            guard let text, ISO8601.date(from: ISO8601.completingSeconds(text)) == nil else { continue }
+            guard let text, text.lowercased() != "now", ISO8601.date(from: ISO8601.completingSeconds(text)) == nil
+            else { continue }
             do throws(OneShotTimeText.ParseError) {
                 _ = try OneShotTimeText(parsing: text)
             } catch {

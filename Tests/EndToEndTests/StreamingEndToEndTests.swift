@@ -24,7 +24,7 @@ struct StreamingEndToEndTests {
                         + "\n")
             }
             for _ in 0..<50 {
-                let line = try #require(client.readLine(timeout: 30))
+                let line = try #require(client.readLine(timeout: 120))
                 #expect(line.contains(#""result""#))
                 replyBytes += line.utf8.count + 1
             }
@@ -40,7 +40,7 @@ struct StreamingEndToEndTests {
         // The same connection goes on answering after a streamed listing, in order.
         client.send(#"{"jsonrpc":"2.0","id":"l","method":"timer.list"}"# + "\n")
         client.send(#"{"jsonrpc":"2.0","id":"p","method":"daemon.ping"}"# + "\n")
-        let listing = try #require(client.readLine(timeout: 30))
+        let listing = try #require(client.readLine(timeout: 120))
         #expect(listing.hasPrefix(#"{"id":"l","jsonrpc":"2.0","result":[{"#) && listing.hasSuffix("]}"))
         let ping = try #require(client.readLine(timeout: 30))
         #expect(ping.hasPrefix(#"{"id":"p","jsonrpc":"2.0","result":{"#))

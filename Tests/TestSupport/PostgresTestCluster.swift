@@ -33,13 +33,18 @@ public enum PostgresTestCluster {
         return try result.get()
     }
 
-    /// Whether tests needing PostgreSQL run: when a server is available, and always in CI or when
-    /// `TIMERD_TEST_PG` is set (`.ci/run` sets it), where they then fail with the reason, so a
-    /// missing server cannot pass as skipped tests.
+    /// Whether tests needing PostgreSQL run: always in CI or when `TIMERD_TEST_PG` is set
+    /// (`scripts/test` sets it), where they then fail with the reason, so a missing server or a
+    /// build without the trait cannot pass as skipped tests; otherwise when the build has the
+    /// package trait `PostgreSQL` (libpq) and a server is available.
     public static var isEnabled: Bool {
         let environment = ProcessInfo.processInfo.environment
         if environment["CI"] == "true" || !(environment["TIMERD_TEST_PG"] ?? "").isEmpty { return true }
-        return (try? connectionString()) != nil
+        #if PostgreSQL
+            return (try? connectionString()) != nil
+        #else
+            return false
+        #endif
     }
 
     /// The package's root directory (two levels above this file's folder).

@@ -30,9 +30,11 @@ struct InProcessDaemonTests {
                     "timerd-inprocess-\(UUID().uuidString)"
                 ).path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // An empty configuration file: the defaults (a --config that names no file is an error).
+            _ = FileManager.default.createFile(atPath: directory + "/empty.conf", contents: Data())
             let options = try DaemonOptions.parse([
                 "--socket", directory + "/timerd.sock", "--state-dir", directory + "/state", "--config",
-                directory + "/none.conf",
+                directory + "/empty.conf",
             ])
             daemon = try Daemon(options: options, log: { _ in }, openBackend: openBackend, catchesSignals: false)
             client = try UnixSocket.connect(directory + "/timerd.sock")
