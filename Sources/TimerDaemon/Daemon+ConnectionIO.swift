@@ -99,12 +99,17 @@ extension Daemon {
                 close(connection)
                 return
             }
-            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             if count == 0 {
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
                 endOfInput(connection)
                 return
             }
             let frames = connection.state.receive(readBuffer[0..<count], now: Syscall.bootTimeNanoseconds())
+            // Blank lines are not requests: only a request line counts as activity for the idle
+            // timeout (an incomplete line is bounded by the request time-out instead).
+            if frames.contains(where: { !$0.isBlankLine }) {
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
+            }
             consumeLines(frames, from: connection)
             if count < readBuffer.count { return }
         }
@@ -174,36 +179,18 @@ extension Daemon {
     func flush(_ connection: Connection) {
         touch(connection)
         // Notifications move to the output queue as it drains (EventBacklog), so a subscriber
-        // that reads is fed in the same call.
-        writing: repeat {
-            while !connection.state.output.isEmpty {
-                let written: Int?
-                do {
-                    written = try connection.socket.write(connection.state.output.nextBytes())
-                } catch {
-                    close(connection)
-                    return
-                }
-                guard let written else { break writing }
-                connection.state.output.consume(written)
+        // that reads is fed in the same call; none is written inside a streamed listing.
+        let eventBytes = connection.state.events.bytes
+        do {
+            if try connection.state.writeOut({ try connection.socket.write($0) }) {
                 connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             }
-            // A run of the turn's shared notification lines goes from the one shared buffer to
-            // this socket (no copy per subscriber); a cut line's rest goes to the output queue.
-            while !connection.state.output.isClosingAfterFlush, let run = connection.state.events.sharedFront {
-                let written: Int?
-                do {
-                    written = try connection.socket.write(run)
-                } catch {
-                    close(connection)
-                    return
-                }
-                guard let written else { break writing }
-                connection.state.consumeSharedEvents(written)
-                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
-                if !connection.state.output.isEmpty { continue writing }
-            }
-        } while connection.state.drainEvents()
+        } catch {
+            settleEventBytes(of: connection, from: eventBytes)
+            close(connection)
+            return
+        }
+        settleEventBytes(of: connection, from: eventBytes)
         switch connection.state.finishWrites() {
         case .close: close(connection)
         case .dropUnread: dropUnreadReplies(connection)
@@ -236,6 +223,12 @@ extension Daemon {
             waiterConnections[waiter] = nil
         }
         cancelSubscriptions(of: connection)
+        let held = connection.state.events.bytes
+        if held > 0 {
+            let total = eventBytesPerUID[connection.uid, default: 0] - held
+            eventBytesPerUID[connection.uid] = total > 0 ? total : nil
+        }
+        releasedSinceTrim += held + connection.state.output.count
         epoll.remove(connection.socket)
         if connections.isEmpty { idleSince = Syscall.bootTimeNanoseconds() }
     }

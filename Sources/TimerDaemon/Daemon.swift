@@ -54,6 +54,12 @@ public final class Daemon {
     var connections: [UInt64: Connection] = [:]
     /// Open connections per peer uid (absent when 0), for the per-user shares.
     var connectionsPerUID: [UInt32: Int] = [:]
+    /// Bytes of unsent event notifications held per peer uid (absent when 0), for the bound per
+    /// user (``Daemon/eventBytesPerUser``, Daemon+Events.swift).
+    var eventBytesPerUID: [UInt32: Int] = [:]
+    /// Bytes that closed connections held since the C library's heap was last trimmed
+    /// (``Daemon/trimHeapIfDue()``).
+    var releasedSinceTrim = 0
     /// Where ``produceListings()`` starts this turn, so that no listing is always served last.
     var listingRotation = 0
     var waiterConnections: [WaiterID: UInt64] = [:]
@@ -194,6 +200,7 @@ public final class Daemon {
         service.programLocator = { program, searchPath in
             ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
         }
+        service.directoryChecker = { path in Daemon.directoryProblem(path)?.text }
         if let shared {
             if options.exitWhenIdleSeconds != nil {
                 log("warning: --exit-when-idle is ignored with --shared: the timers live in the database")

@@ -110,4 +110,24 @@ struct FairnessEndToEndTests {
         #expect(answer.contains(#""id":2"#) && answer.contains(#""state":"finished""#))
         #expect(harness.stopDaemon() == 0)
     }
+
+    /// Blank lines are not requests (docs/protocol.md, "Framing"): a client that sends only blank
+    /// lines, one every 0.2 s for 3 s, is closed by `--idle-timeout 1` like a silent one. Before,
+    /// each blank line counted as activity and the connection stayed open for as long as they came.
+    @Test("blank lines do not keep a connection past --idle-timeout")
+    func blankLinesAreIdle() throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--idle-timeout", "1"])
+        let blank = try RawClient(path: harness.socketPath)
+        for _ in 0..<15 {
+            blank.send("\n  \n\t\n")
+            usleep(200_000)
+        }
+        #expect(
+            blank.readLine(timeout: 2)
+                == #"{"error":{"code":-32005,"message":"connection idle for 1 s with no pending wait; closing it"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        #expect(blank.readLine(timeout: 2) == nil)  // closed
+        #expect(harness.stopDaemon() == 0)
+    }
 }

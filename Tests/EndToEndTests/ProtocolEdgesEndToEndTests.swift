@@ -1,0 +1,223 @@
+import Foundation
+import Glibc
+import Testing
+import TimerProtocol
+
+/// What the framing and the request reader promise (docs/protocol.md) and what the log tells
+/// (docs/actions.md, docs/durability.md), checked against the real timerd: whole lines around a
+/// streamed listing, duplicate member names refused, a large id read exactly as a number, an
+/// action's `cwd` checked at start, its output escaped and capped by lines, the log line of a
+/// change written before its reply, and removed state files named in the log.
+@Suite("Protocol and log edges through the real timerd", .serialized, .tags(.endToEnd))
+struct ProtocolEdgesEndToEndTests {
+    /// The number of timers `timerctl status --json` lists.
+    private func timerCount(_ harness: Harness) throws -> Int {
+        try JSONDecoder().decode([TimerInfo].self, from: Data(harness.ctl(["status", "--json"]).stdout.utf8)).count
+    }
+
+    /// Starts `count` one-hour timers through `client`, 100 requests at a time.
+    private func startTimers(_ count: Int, through client: RawClient) throws {
+        for batch in stride(from: 0, to: count, by: 100) {
+            let size = min(100, count - batch)
+            var lines = ""
+            for index in 0..<size {
+                lines +=
+                    #"{"jsonrpc":"2.0","id":\#(batch + index),"method":"timer.start","params":{"durations":[3600]}}"#
+                    + "\n"
+            }
+            client.send(lines)
+            for _ in 0..<size { _ = try #require(client.readLine(timeout: 30)) }
+        }
+    }
+
+    /// A subscriber lists 2,000 timers (streamed in 64 KiB parts) while another client starts a
+    /// timer every 2 ms: every line it reads is one JSON object, and the listing is one of them
+    /// with all 2,000 timers at least. Before, the started events went out between the listing's
+    /// parts, so the listing line was never valid JSON (5 of 5 trials in the report).
+    @Test("notifications go before or after a streamed listing, never inside it")
+    func notificationsOutsideStreamedListing() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let setup = try RawClient(path: harness.socketPath)
+        try startTimers(2_000, through: setup)
+        let subscriber = try RawClient(path: harness.socketPath)
+        let subscribed = try subscriber.request(#"{"jsonrpc":"2.0","id":"s","method":"timer.subscribe"}"#)
+        #expect((subscribed["result"] as? [String: Any])?["subscription"] != nil)
+        let starter = Thread {
+            guard let client = try? RawClient(path: harness.socketPath) else { return }
+            for index in 0..<400 {
+                client.send(
+                    #"{"jsonrpc":"2.0","id":\#(index),"method":"timer.start","params":{"durations":[3600]}}"# + "\n")
+                usleep(2_000)
+            }
+            for _ in 0..<400 { _ = client.readLine(timeout: 30) }
+        }
+        starter.start()
+        usleep(50_000)
+        var listings = 0
+        var events = 0
+        for round in 0..<3 {
+            subscriber.send(#"{"jsonrpc":"2.0","id":"l\#(round)","method":"timer.list","params":{"all":true}}"# + "\n")
+            while true {
+                let line = try #require(subscriber.readLine(timeout: 30))
+                let object = try JSONObject.parse(line)  // throws when the line is not one JSON object
+                if object["method"] as? String == "timer.event" {
+                    events += 1
+                    continue
+                }
+                #expect(object["id"] as? String == "l\(round)")
+                #expect(((object["result"] as? [Any])?.count ?? 0) >= 2_000)
+                listings += 1
+                break
+            }
+        }
+        #expect(listings == 3)
+        #expect(events > 0, "no event arrived during the listings: the test did not interleave")
+        usleep(1_000_000)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// A request with a member name twice is refused with -32600 (docs/protocol.md, "Errors"),
+    /// at the top level and inside `params`: a proxy that reads the last of duplicates would see
+    /// another request than the one timerd answered.
+    @Test("duplicate member names are refused")
+    func duplicateKeys() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        client.send(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping","method":"timer.list"}"# + "\n")
+        #expect(
+            client.readLine()
+                == #"{"error":{"code":-32600,"message":"member \"method\" appears twice in one object; send each name once"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        client.send(
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.start","params":{"durations":[60],"durations":[1]}}"# + "\n")
+        #expect(
+            client.readLine()
+                == #"{"error":{"code":-32600,"message":"member \"durations\" appears twice in one object; send each name once"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        // Nothing was started by either.
+        #expect(try timerCount(harness) == 0)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// The largest id, 2^64 − 1, as a JSON number gets the same answer as the same digits in a
+    /// string ("not found", docs/protocol.md: an id is a whole number ≥ 0 or its digits); before,
+    /// the number was refused with "got number" because a Double rounds it past 1.8e19.
+    @Test("the largest id as a number is read like the same id as a string")
+    func largestIDAsNumber() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        client.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.status","params":{"timer":"18446744073709551615"}}"# + "\n")
+        let asString = try #require(client.readLine())
+        client.send(#"{"jsonrpc":"2.0","id":1,"method":"timer.status","params":{"timer":18446744073709551615}}"# + "\n")
+        let asNumber = try #require(client.readLine())
+        #expect(asNumber == asString)
+        #expect(asString.contains("18446744073709551615"), "\(asString)")
+        #expect(!asNumber.contains("got number"))
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// `action.cwd` is checked when the timer is started (-32602 naming the directory), and again
+    /// when the action runs: a directory removed meanwhile is named in the log, not `/bin/sh`.
+    @Test("action.cwd is checked at start and at run time, and the error names the directory")
+    func actionDirectory() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        let missing = harness.directory + "/missing"
+        client.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[1],"action":{"exec":"true","cwd":"\#(missing)"}}}"#
+                + "\n")
+        #expect(
+            client.readLine()
+                == #"{"error":{"code":-32602,"message":"\"cwd\" of \"action\" cannot be used: \#(missing): No such file or directory"},"id":1,"jsonrpc":"2.0"}"#
+        )
+        let doomed = harness.directory + "/doomed"
+        #expect(mkdir(doomed, 0o700) == 0)
+        let started = try client.request(
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.start","params":{"durations":[1],"action":{"exec":"true","cwd":"\#(doomed)"}}}"#
+        )
+        #expect(started["result"] != nil, "\(started)")
+        #expect(rmdir(doomed) == 0)
+        #expect(harness.ctl(["wait", "1"]).status == 0)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !harness.log().contains("could not start") { usleep(20_000) }
+        let log = harness.log()
+        #expect(
+            log.contains("error: timer 1 exec could not start: working directory \(doomed): No such file or directory"))
+        #expect(!log.contains("/bin/sh"))
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// An action's output reaches the log with its control bytes escaped (ESC as `\x1b`, CR as
+    /// `\r`) and at most `Daemon.actionOutputLineLimit` (200) lines a run: 1,000 one-byte lines
+    /// give 200 output lines and one line saying the rest is not logged.
+    @Test("action output: control bytes escaped, lines capped per run")
+    func actionOutputEscapedAndCapped() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        let command = #"printf 'a\\033[2Jb\\rc\\\\d\\n'; yes x | head -n 1000"#
+        let started = try client.request(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[1],"action":{"exec":"\#(command)","cwd":"/"}}}"#
+        )
+        #expect(started["result"] != nil, "\(started)")
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !harness.log().contains("exec exited") { usleep(20_000) }
+        let log = harness.log()
+        #expect(!log.utf8.contains(0x1B) && !log.utf8.contains(0x0D))
+        let output = log.split(separator: "\n").filter { $0.contains("timer 1 exec output: ") }
+        #expect(output.first?.hasSuffix(#"timer 1 exec output: a\x1b[2Jb\rc\\d"#) == true, "\(output.first ?? "")")
+        #expect(output.count == 201)
+        #expect(
+            output.last?.hasSuffix("timer 1 exec output: more than 65536 bytes or 200 lines; the rest is not logged")
+                == true)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// The log line of an acknowledged change is written before its reply: right after each of
+    /// 300 replies to `timer.start`, the log already holds that start's line. Before, the turn's
+    /// log lines were written after its replies, and a SIGKILL between the two lost the line of a
+    /// change the client was told was done.
+    @Test("the log line of a change is written before its reply")
+    func logLineBeforeReply() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        var missing: [Int] = []
+        for id in 1...300 {
+            _ = try client.request(
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"timer.start","params":{"durations":[3600]}}"#)
+            if !harness.log().contains("started timer \(id), ") { missing.append(id) }
+        }
+        #expect(missing.isEmpty, "no log line when the reply came for \(missing.count) starts: \(missing.prefix(10))")
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    /// Both state files removed while `lock` stays: timerd starts with no timers (as docs/durability.md
+    /// says for "neither file") but says in its log that an earlier timerd's state is gone.
+    @Test("removed state files are named in the log")
+    func removedStateFiles() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(harness.ctl(["start", "1h"]).status == 0)
+        #expect(harness.stopDaemon() == 0)
+        for file in ["snapshot", "journal"] { unlink(harness.stateDirectory + "/" + file) }
+        #expect(FileManager.default.fileExists(atPath: harness.stateDirectory + "/lock"))
+        try harness.startDaemon()
+        #expect(
+            harness.log().contains(
+                "WARNING: \(harness.stateDirectory): no snapshot and no journal, but the lock file of an earlier "
+                    + "timerd: the state files were removed; starting with no timers"))
+        #expect(try timerCount(harness) == 0)
+        #expect(harness.stopDaemon() == 0)
+        // A first start in a new directory says nothing of the kind.
+        let fresh = try Harness()
+        try fresh.startDaemon()
+        #expect(!fresh.log().contains("no snapshot and no journal"))
+        #expect(fresh.stopDaemon() == 0)
+    }
+}
