@@ -51,6 +51,53 @@ extension Daemon {
         }
     }
 
+    /// At the stop, once the socket file is removed: the clients still queued on a listener this
+    /// timerd bound itself are accepted, told `-32603` "timerd is stopping" and closed after what
+    /// they sent is read. Closing the listener would reset them (as it did to about one
+    /// connection in three made while timerd stopped), and closing a socket with unread input
+    /// resets its peer. An inherited (systemd) listener is left as it is: its queue waits for the
+    /// next timerd.
+    func refuseQueuedClients() {
+        guard socketClaim != nil else { return }
+        let line = Self.stoppingLine
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let accepted: FileDescriptor?
+            switch listener {
+            case .some(let listener): accepted = try? listener.accept()
+            case .none: return
+            }
+            guard let socket = accepted else { return }
+            _ = try? socket.write(line)
+            var reads = 0
+            while reads < 16, let count = try? socket.read(into: &buffer), count > 0 { reads += 1 }
+            socket.close()
+        }
+    }
+
+    /// The error a client gets when timerd stops before answering it: `-32603`, id `null`.
+    static var stoppingLine: ArraySlice<UInt8> {
+        ArraySlice(
+            TimerService.errorLine(
+                id: .null, RPCError(.internalError, "timerd is stopping; connect again in a moment")) + [10])
+    }
+
+    /// Closes a connection when timerd stops: what is queued for it is written as far as the socket
+    /// takes it, and what it sent is read (a socket closed with unread input resets its peer); a
+    /// client whose request was not answered gets the stopping error (``stoppingLine``) instead.
+    func closeAtStop(_ connection: Connection) {
+        flush(connection)
+        guard connections[connection.token] != nil else { return }
+        var unanswered = connection.state.partialSince != nil
+        var reads = 0
+        while reads < 16, let count = try? connection.socket.read(into: &readBuffer), count > 0 {
+            reads += 1
+            unanswered = true
+        }
+        if unanswered, connection.state.output.isEmpty { _ = try? connection.socket.write(Self.stoppingLine) }
+        close(connection)
+    }
+
     /// Out of descriptors: refuses one pending client with -32006 (logged once per episode).
     func shedClient() -> Bool {
         if !isOutOfDescriptors {

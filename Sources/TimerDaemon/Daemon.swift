@@ -271,11 +271,14 @@ public final class Daemon {
         systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
         startCommittedActions()
         var status = runLoop()
-        listener = nil
+        // The socket file goes first: a client that connects from now on finds no socket (and may
+        // try again) rather than a queue that closing the listener resets.
         if let socketClaim, !socketClaim.removeSocketFile() {
             log("left \(socketPath) alone: it is gone or no longer the socket this timerd bound")
         }
-        for connection in connections.values { close(connection) }
+        refuseQueuedClients()
+        listener = nil
+        for connection in connections.values { closeAtStop(connection) }
         if !runningActions.isEmpty {
             log("leaving \(runningActions.count) on-finish action\(runningActions.count == 1 ? "" : "s") running")
         }
