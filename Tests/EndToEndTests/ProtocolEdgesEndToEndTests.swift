@@ -267,3 +267,51 @@ struct ProtocolEdgesEndToEndTests {
         #expect(outcomes["reset"] == nil && outcomes["no reply"] == nil, "\(outcomes)")
     }
 }
+
+extension ProtocolEdgesEndToEndTests {
+    /// One user's subscribers that do not read are bounded together (docs/fairness.md,
+    /// "Subscribers that do not read"): 40 subscribed connections of root read nothing while 400
+    /// groups of 10 steps start (a started event is about 3.5 KiB, so each connection is offered
+    /// about 1.4 MiB). Together they pass the user's 16 MiB well before any one reaches its own
+    /// 1 MiB, so timerd drops queues for the user's bound (logged once per connection), and a
+    /// subscriber that then reads gets a `timer.gap` with reason `slow`. Before, only the 1 MiB per
+    /// connection applied: 40 such connections held 40 MiB.
+    @Test("the unsent notifications of one user's connections are bounded together")
+    func subscribersBoundedPerUser() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        var subscribers: [RawClient] = []
+        for _ in 0..<40 {
+            let client = try RawClient(path: harness.socketPath)
+            var size: Int32 = 4_096
+            setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            _ = try client.request(
+                #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["started"]}}"#)
+            subscribers.append(client)
+        }
+        let starter = try RawClient(path: harness.socketPath)
+        let steps = Array(repeating: "3600", count: 10).joined(separator: ",")
+        for batch in 0..<8 {
+            var lines = ""
+            for index in 0..<50 {
+                lines +=
+                    #"{"jsonrpc":"2.0","id":\#(batch * 50 + index),"method":"timer.start","params":{"durations":[\#(steps)]}}"#
+                    + "\n"
+            }
+            starter.send(lines)
+            for _ in 0..<50 { _ = try #require(starter.readLine(timeout: 30)) }
+        }
+        usleep(300_000)
+        let log = harness.log()
+        let userDrops = log.split(separator: "\n").filter { $0.contains("connections hold over 16 MiB of them") }
+        #expect(userDrops.count >= 1, "\(log.suffix(2_000))")
+        #expect(!log.contains("over 1 MiB queued"))
+        // A subscriber that reads now finds a slow gap among its lines.
+        var sawGap = false
+        while !sawGap, let line = subscribers[0].readLine(timeout: 2) {
+            sawGap = line.contains(#""method":"timer.gap""#) && line.contains(#""reason":"slow""#)
+        }
+        #expect(sawGap)
+        #expect(harness.stopDaemon() == 0)
+    }
+}
