@@ -218,7 +218,7 @@ extension Daemon {
         let (recorded, wakeups) = service.recordActionOutcome(timer: id, kind: kind, outcome: outcome)
         if recorded {
             // Synchronous, like the run's start: a crash after the action event must not leave
-            // the run recorded as running ("was running when timerd stopped" at the next start).
+            // the run recorded as running ("its result is not known" at the next start).
             stateIsDirty = true
             syncIsNeeded = true
         } else {

@@ -186,7 +186,9 @@ public final class Daemon {
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
         // A run recorded as started by a daemon that then stopped is not run again (at most once).
         for (id, kind) in engine.interruptUnfinishedActionRuns() {
-            log("warning: the \(kind.rawValue) action of timer \(id) was running when timerd stopped; not run again")
+            log(
+                "warning: the \(kind.rawValue) action of timer \(id) was due when timerd stopped and its result is not known (it may have run); not run again"
+            )
         }
         // Runs of timers missed while down are recorded by this synchronous commit, then started by run().
         actionsAwaitingCommit = engine.takeDueActions()
