@@ -53,9 +53,9 @@ extension Daemon {
 
     /// At the stop, once the socket file is removed: the clients still queued on a listener this
     /// timerd bound itself are accepted, told `-32603` "timerd is stopping" and closed after what
-    /// they sent is read. Closing the listener would reset them (as it did to about one
-    /// connection in three made while timerd stopped), and closing a socket with unread input
-    /// resets its peer. An inherited (systemd) listener is left as it is: its queue waits for the
+    /// they sent is read. Closing the listener would reset them (about one connection in three
+    /// made right after SIGTERM, measured), and closing a socket with unread input resets its
+    /// peer. An inherited (systemd) listener is left as it is: its queue waits for the
     /// next timerd.
     func refuseQueuedClients() {
         guard socketClaim != nil else { return }
