@@ -12,6 +12,7 @@
 #include <spawn.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <malloc.h>
 
 /// `struct ucred` of man unix(7), returned by getsockopt(SO_PEERCRED).
 struct timerd_ucred {

@@ -56,8 +56,12 @@ final class RunningAction {
     let deadline: Int64
     /// When `SIGTERM` went to its group after the time-out; `SIGKILL` follows 2 s later.
     var terminatedAt: Int64?
-    /// Output bytes logged so far (at most ``Daemon/actionOutputLimit``) and an unfinished line.
+    /// Output bytes and lines logged so far (at most ``Daemon/actionOutputLimit`` and
+    /// ``Daemon/actionOutputLineLimit``), whether either limit is reached (the rest is read and
+    /// dropped), and an unfinished line.
     var loggedBytes = 0
+    var loggedLines = 0
+    var isOutputCapped = false
     var partialLine: [UInt8] = []
 
     init(
@@ -81,6 +85,9 @@ final class RunningAction {
 extension Daemon {
     /// The most output bytes of one run that go to the log; the rest is read and dropped.
     static let actionOutputLimit = 65_536
+    /// The most output lines of one run that go to the log (a line of one byte costs a whole log
+    /// line); the rest is read and dropped.
+    static let actionOutputLineLimit = 200
     /// Seconds between `SIGTERM` and `SIGKILL` for an action past its time-out.
     static let actionKillGraceNanoseconds: Int64 = 2_000_000_000
 
@@ -122,6 +129,13 @@ extension Daemon {
                 "notify-send", "--app-name=timerd", "Timer \(due.name ?? String(due.timerID)) \(what)",
                 "\(DurationFormatter.compact(seconds: due.duration)) timer (timerctl status \(due.timerID))",
             ]
+        }
+        // The directory is checked here, so that the log names it: a failed chdir inside the
+        // spawn would be reported against the program (`/bin/sh`).
+        if let problem = Self.directoryProblem(due.action.workingDirectory) {
+            log("error: \(label) could not start: working directory \(due.action.workingDirectory): \(problem.text)")
+            finishAction(due, label: label, outcome: .failedToStart(problem.code))
+            return
         }
         let now = Syscall.bootTimeNanoseconds()
         do {
@@ -191,7 +205,7 @@ extension Daemon {
             guard let bytes = running.child.readOutput(&readBuffer) else { return }  // end: pipe closed
             if bytes.isEmpty { return }
             // Past the limit the bytes are only read and dropped: no line splitting for them.
-            if running.loggedBytes > Self.actionOutputLimit { continue }
+            if running.isOutputCapped { continue }
             var start = bytes.startIndex
             while let newline = bytes[start...].firstIndex(of: 10) {
                 logActionLine(running, running.partialLine + bytes[start..<newline])
@@ -207,13 +221,46 @@ extension Daemon {
     }
 
     private func logActionLine(_ running: RunningAction, _ line: [UInt8]) {
-        let before = running.loggedBytes
+        guard !running.isOutputCapped else { return }
         running.loggedBytes += line.count + 1
-        if running.loggedBytes <= Self.actionOutputLimit {
-            log("\(running.label) output: \(String(decoding: line, as: UTF8.self))")
-        } else if before <= Self.actionOutputLimit {
-            log("\(running.label) output: more than \(Self.actionOutputLimit) bytes; the rest is not logged")
+        running.loggedLines += 1
+        if running.loggedBytes <= Self.actionOutputLimit, running.loggedLines <= Self.actionOutputLineLimit {
+            log("\(running.label) output: \(Self.escapedOutput(line))")
+        } else {
+            running.isOutputCapped = true
+            log(
+                "\(running.label) output: more than \(Self.actionOutputLimit) bytes or \(Self.actionOutputLineLimit) "
+                    + "lines; the rest is not logged")
         }
+    }
+
+    /// One line of an action's output as the log shows it: UTF-8 (an invalid sequence becomes
+    /// U+FFFD), with every control character escaped so that a `cat` of the log cannot move the
+    /// cursor, clear the screen or overwrite a line: `\t`, `\r`, `\x1b` (any other C0 or C1
+    /// control and DEL as `\xNN`), and a backslash as `\\`, so that the escapes read back unambiguously.
+    ///
+    /// - Parameter line: the output's bytes, without the newline.
+    /// - Returns: the text to log.
+    /// - Complexity: O(n) in the line's bytes.
+    static func escapedOutput(_ line: [UInt8]) -> String {
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\\" })
+        else { return text }
+        let hex = Array("0123456789abcdef".unicodeScalars)
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: escaped.append(contentsOf: #"\\"#.unicodeScalars)
+            case 0x09: escaped.append(contentsOf: #"\t"#.unicodeScalars)
+            case 0x0D: escaped.append(contentsOf: #"\r"#.unicodeScalars)
+            case 0..<0x20, 0x7F...0x9F:
+                escaped.append(contentsOf: #"\x"#.unicodeScalars)
+                escaped.append(hex[Int(scalar.value >> 4)])
+                escaped.append(hex[Int(scalar.value & 0xF)])
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Signals the actions past their time-out: `SIGTERM` to the group, then `SIGKILL` 2 s later.
@@ -247,6 +294,26 @@ extension Daemon {
         case .failedToStart(let code): return "could not start (\(SystemError("spawn", errno: code).errno))"
         case .interrupted: return "was interrupted"
         }
+    }
+
+    /// Why `path` cannot be an action's working directory (it is missing, not a directory, or
+    /// not searchable by this process), or `nil` when it can.
+    ///
+    /// - Parameter path: an absolute path.
+    /// - Returns: the errno and its text (`No such file or directory`, `Not a directory`, …).
+    static func directoryProblem(_ path: String) -> (code: Int32, text: String)? {
+        var info = stat()
+        let code: Int32
+        if stat(path, &info) != 0 {
+            code = errno
+        } else if info.st_mode & S_IFMT != S_IFDIR {
+            code = ENOTDIR
+        } else if access(path, X_OK) != 0 {
+            code = errno
+        } else {
+            return nil
+        }
+        return (code, String(cString: strerror(code)))
     }
 
     /// Whether `path` is an executable regular file for this process (stat(2) and access(2)).

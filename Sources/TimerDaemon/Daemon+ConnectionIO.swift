@@ -51,6 +51,53 @@ extension Daemon {
         }
     }
 
+    /// At the stop, once the socket file is removed: the clients still queued on a listener this
+    /// timerd bound itself are accepted, told `-32603` "timerd is stopping" and closed after what
+    /// they sent is read. Closing the listener would reset them (about one connection in three
+    /// made right after SIGTERM, measured), and closing a socket with unread input resets its
+    /// peer. An inherited (systemd) listener is left as it is: its queue waits for the
+    /// next timerd.
+    func refuseQueuedClients() {
+        guard socketClaim != nil else { return }
+        let line = Self.stoppingLine
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let accepted: FileDescriptor?
+            switch listener {
+            case .some(let listener): accepted = try? listener.accept()
+            case .none: return
+            }
+            guard let socket = accepted else { return }
+            _ = try? socket.write(line)
+            var reads = 0
+            while reads < 16, let count = try? socket.read(into: &buffer), count > 0 { reads += 1 }
+            socket.close()
+        }
+    }
+
+    /// The error a client gets when timerd stops before answering it: `-32603`, id `null`.
+    static var stoppingLine: ArraySlice<UInt8> {
+        ArraySlice(
+            TimerService.errorLine(
+                id: .null, RPCError(.internalError, "timerd is stopping; connect again in a moment")) + [10])
+    }
+
+    /// Closes a connection when timerd stops: what is queued for it is written as far as the socket
+    /// takes it, and what it sent is read (a socket closed with unread input resets its peer); a
+    /// client whose request was not answered gets the stopping error (``stoppingLine``) instead.
+    func closeAtStop(_ connection: Connection) {
+        flush(connection)
+        guard connections[connection.token] != nil else { return }
+        var unanswered = connection.state.partialSince != nil
+        var reads = 0
+        while reads < 16, let count = try? connection.socket.read(into: &readBuffer), count > 0 {
+            reads += 1
+            unanswered = true
+        }
+        if unanswered, connection.state.output.isEmpty { _ = try? connection.socket.write(Self.stoppingLine) }
+        close(connection)
+    }
+
     /// Out of descriptors: refuses one pending client with -32006 (logged once per episode).
     func shedClient() -> Bool {
         if !isOutOfDescriptors {
@@ -99,12 +146,17 @@ extension Daemon {
                 close(connection)
                 return
             }
-            connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             if count == 0 {
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
                 endOfInput(connection)
                 return
             }
             let frames = connection.state.receive(readBuffer[0..<count], now: Syscall.bootTimeNanoseconds())
+            // Blank lines are not requests: only a request line counts as activity for the idle
+            // timeout (an incomplete line is bounded by the request time-out instead).
+            if frames.contains(where: { !$0.isBlankLine }) {
+                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
+            }
             consumeLines(frames, from: connection)
             if count < readBuffer.count { return }
         }
@@ -174,36 +226,18 @@ extension Daemon {
     func flush(_ connection: Connection) {
         touch(connection)
         // Notifications move to the output queue as it drains (EventBacklog), so a subscriber
-        // that reads is fed in the same call.
-        writing: repeat {
-            while !connection.state.output.isEmpty {
-                let written: Int?
-                do {
-                    written = try connection.socket.write(connection.state.output.nextBytes())
-                } catch {
-                    close(connection)
-                    return
-                }
-                guard let written else { break writing }
-                connection.state.output.consume(written)
+        // that reads is fed in the same call; none is written inside a streamed listing.
+        let eventBytes = connection.state.events.bytes
+        do {
+            if try connection.state.writeOut({ try connection.socket.write($0) }) {
                 connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             }
-            // A run of the turn's shared notification lines goes from the one shared buffer to
-            // this socket (no copy per subscriber); a cut line's rest goes to the output queue.
-            while !connection.state.output.isClosingAfterFlush, let run = connection.state.events.sharedFront {
-                let written: Int?
-                do {
-                    written = try connection.socket.write(run)
-                } catch {
-                    close(connection)
-                    return
-                }
-                guard let written else { break writing }
-                connection.state.consumeSharedEvents(written)
-                connection.state.lastActivity = Syscall.bootTimeNanoseconds()
-                if !connection.state.output.isEmpty { continue writing }
-            }
-        } while connection.state.drainEvents()
+        } catch {
+            settleEventBytes(of: connection, from: eventBytes)
+            close(connection)
+            return
+        }
+        settleEventBytes(of: connection, from: eventBytes)
         switch connection.state.finishWrites() {
         case .close: close(connection)
         case .dropUnread: dropUnreadReplies(connection)
@@ -235,6 +269,12 @@ extension Daemon {
             waiterConnections[waiter] = nil
         }
         cancelSubscriptions(of: connection)
+        let held = connection.state.events.bytes
+        if held > 0 {
+            let total = eventBytesPerUID[connection.uid, default: 0] - held
+            eventBytesPerUID[connection.uid] = total > 0 ? total : nil
+        }
+        releasedSinceTrim += held + connection.state.output.count
         epoll.remove(connection.socket)
         if connections.isEmpty { idleSince = Syscall.bootTimeNanoseconds() }
     }

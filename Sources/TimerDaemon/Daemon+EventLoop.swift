@@ -238,6 +238,9 @@ extension Daemon {
             deferredWakeups.removeAll()
             for wakeup in wakeups { deliver(wakeup) }
         }
+        // The log lines of the acknowledged changes go out before their replies: a client that
+        // was told a change is done finds its line in the log, even when timerd is killed next.
+        if !heldReplies.isEmpty { LogLine.flush() }
         releaseHeldReplies()
         // Timers that came due during the fsync are finished while the fan-out and the flush run
         // (their slices): what they produce waits for the next commit.

@@ -32,6 +32,7 @@ extension Daemon {
     /// - Complexity: O(t) for the t connections touched this turn; O(c) over every connection only
     ///   on a turn where some deadline is due.
     func connectionHousekeeping() {
+        trimHeapIfDue()
         for token in touchedTokens {
             guard let connection = connections[token] else { continue }
             connection.isTouched = false
@@ -51,6 +52,19 @@ extension Daemon {
         // Touched by the passes (a flush): the bound just computed includes them.
         for token in touchedTokens { connections[token]?.isTouched = false }
         touchedTokens.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes closed connections must have released before the heap is trimmed (8 MiB).
+    static let heapTrimThreshold = 8 << 20
+
+    /// Gives the heap's free memory back to the kernel (``Syscall/releaseFreedMemory()``) once
+    /// closed connections have released ``heapTrimThreshold`` bytes of queued notifications and
+    /// replies since the last time: without it, glibc keeps what 250 closed subscribers held in its
+    /// arenas and the resident size stays at its peak (docs/fairness.md).
+    func trimHeapIfDue() {
+        guard releasedSinceTrim >= Self.heapTrimThreshold else { return }
+        releasedSinceTrim = 0
+        Syscall.releaseFreedMemory()
     }
 
     /// Records that something happened to `connection` this turn (accepted, served, flushed), once.

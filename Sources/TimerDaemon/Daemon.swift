@@ -54,6 +54,12 @@ public final class Daemon {
     var connections: [UInt64: Connection] = [:]
     /// Open connections per peer uid (absent when 0), for the per-user shares.
     var connectionsPerUID: [UInt32: Int] = [:]
+    /// Bytes of unsent event notifications held per peer uid (absent when 0), for the bound per
+    /// user (``Daemon/eventBytesPerUser``, Daemon+Events.swift).
+    var eventBytesPerUID: [UInt32: Int] = [:]
+    /// Bytes that closed connections held since the C library's heap was last trimmed
+    /// (``Daemon/trimHeapIfDue()``).
+    var releasedSinceTrim = 0
     /// Where ``produceListings()`` starts this turn, so that no listing is always served last.
     var listingRotation = 0
     var waiterConnections: [WaiterID: UInt64] = [:]
@@ -159,6 +165,7 @@ public final class Daemon {
             service.programLocator = { program, searchPath in
                 ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
             }
+            service.directoryChecker = { path in Daemon.directoryProblem(path)?.text }
         }
         let opened =
             try openBackend?(config, systemZone.zone, configureService)
@@ -242,11 +249,14 @@ public final class Daemon {
         systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
         startCommittedActions()
         var status = runLoop()
-        listener = nil
+        // The socket file goes first: a client that connects from now on finds no socket (and may
+        // try again) rather than a queue that closing the listener resets.
         if let socketClaim, !socketClaim.removeSocketFile() {
             log("left \(socketPath) alone: it is gone or no longer the socket this timerd bound")
         }
-        for connection in connections.values { close(connection) }
+        refuseQueuedClients()
+        listener = nil
+        for connection in connections.values { closeAtStop(connection) }
         if !runningActions.isEmpty {
             log("leaving \(runningActions.count) on-finish action\(runningActions.count == 1 ? "" : "s") running")
         }

@@ -63,7 +63,9 @@ final class LocalBackend: TimerBackend {
         let missed = engine.restore(saved.snapshot, sameBoot: saved.isSameBoot)
         // A run recorded as started by a daemon that then stopped is not run again (at most once).
         for (id, kind) in engine.interruptUnfinishedActionRuns() {
-            log("warning: the \(kind.rawValue) action of timer \(id) was running when timerd stopped; not run again")
+            log(
+                "warning: the \(kind.rawValue) action of timer \(id) was due when timerd stopped and its result is not known (it may have run); not run again"
+            )
         }
         // Runs of timers missed while down are recorded by this synchronous commit, then started
         // by the daemon's first turn.
@@ -227,7 +229,12 @@ final class LocalBackend: TimerBackend {
         -> (recorded: Bool, wakeups: [(waiter: WaiterID, reply: [UInt8])])
     {
         let result = service.recordActionOutcome(timer: launch.timerID, kind: launch.kind, outcome: outcome)
-        if result.recorded { stateIsDirty = true }
+        if result.recorded {
+            // Synchronous, like the run's start: a crash after the action event must not leave
+            // the run recorded as running ("its result is not known" at the next start).
+            stateIsDirty = true
+            syncIsNeeded = true
+        }
         return result
     }
 

@@ -47,7 +47,9 @@ extension SharedHost {
         guard line.count <= TimerService.maximumLineBytes,
             case .object(let object)? = JSONValue(parsing: line, leniency: .foundationCompatible),
             case .string("2.0")? = object["jsonrpc"], case .string(let name)? = object["method"],
-            let method = RPCMethod(rawValue: name)
+            let method = RPCMethod(rawValue: name),
+            // A name twice in one object: the service refuses the request (-32600).
+            JSONValue.requestMembers(parsing: line, leniency: .foundationCompatible)?.duplicateKey == nil
         else { return nil }
         let id: RPCID?
         switch object["id"] {

@@ -10,6 +10,9 @@ import TimerModel
 package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {
     /// The members, in the order sent (duplicates kept; the first of a name counts).
     package private(set) var members: [(key: String, value: JSONValue)]
+    /// The source text of members whose value is an integer literal beyond ±2^53, where the
+    /// `Double` of ``JSONValue/number(_:)`` rounds (filled by the request reader, in order).
+    package var largeIntegerLiterals: [(key: String, text: String)] = []
 
     /// Creates the members from name–value pairs, in this order.
     ///
@@ -63,6 +66,19 @@ package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// The exact digits of the first member named `key` when it is an integer literal beyond
+    /// ±2^53 (`"18446744073709551615"`, optionally with a leading `-`), or `nil`.
+    ///
+    /// - Parameter key: the member's name.
+    package func largeIntegerLiteral(_ key: String) -> String? {
+        guard let literal = largeIntegerLiterals.first(where: { $0.key == key }) else { return nil }
+        let digits = literal.text.utf8.drop { $0 == UInt8(ascii: "-") }
+        guard literal.text.utf8.count - digits.count <= 1, !digits.isEmpty,
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return literal.text
+    }
+
     /// Every member's name, in the order sent (a duplicate name appears again).
     package var keys: [String] { members.map(\.key) }
 
@@ -74,7 +90,10 @@ package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {
     /// - Parameter isIncluded: the test of one member.
     /// - Returns: those members.
     package func filter(_ isIncluded: ((key: String, value: JSONValue)) throws -> Bool) rethrows -> JSONMembers {
-        JSONMembers(try members.filter(isIncluded))
+        var kept = JSONMembers(try members.filter(isIncluded))
+        let keys = Set(kept.members.map(\.key))
+        kept.largeIntegerLiterals = largeIntegerLiterals.filter { keys.contains($0.key) }
+        return kept
     }
 
     /// The members as a dictionary, the first of duplicate names kept (as ``JSONValue/object(_:)`` holds them).

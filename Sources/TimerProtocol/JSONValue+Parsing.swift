@@ -64,11 +64,13 @@ extension JSONValue {
     ///   - bytes: the line, without its newline.
     ///   - leniency: which inputs beyond RFC 8259 in UTF-8 to accept.
     /// - Returns: the members and the `params` members (`nil` when `params` is absent or not an
-    ///   object), or `nil` when the text is not JSON or not an object (parse it with
+    ///   object), and the first name that an object of the text (at any depth) has twice, which
+    ///   the daemon refuses (a proxy that reads the last of duplicates would see another
+    ///   request); or `nil` when the text is not JSON or not an object (parse it with
     ///   ``init(parsing:leniency:)`` to tell which).
     /// - Complexity: O(n) in the number of bytes; a member is found in O(members).
     package static func requestMembers(parsing bytes: [UInt8], leniency: Leniency) -> (
-        members: JSONMembers, params: JSONMembers?
+        members: JSONMembers, params: JSONMembers?, duplicateKey: String?
     )? {
         var bytes = bytes
         if leniency == .foundationCompatible {
@@ -83,7 +85,7 @@ extension JSONValue {
             else { return nil }
             parser.skipWhitespace()
             guard parser.index == buffer.count else { return nil }
-            return (members, parser.params)
+            return (members, parser.params, parser.duplicateKey)
         }
     }
 
@@ -204,6 +206,8 @@ private struct JSONByteParser {
     var capturedLiteral: String?
     /// The members of the request's `params` object, split out by ``parseMembers(depth:splittingParams:)``.
     var params: JSONMembers?
+    /// The first member name found twice in one object, at any depth.
+    var duplicateKey: String?
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -254,6 +258,7 @@ private struct JSONByteParser {
             // The first wins, as in JSONDecoder: one hash probe inserts `value` only when absent.
             var isNew = false
             Self.touch(&object[key, default: Self.marking(value, &isNew)])
+            if !isNew, duplicateKey == nil { duplicateKey = key }
             if isNew {
                 if depth == 1, key == capturedKey, case .number = value {
                     capturedLiteral = String(
@@ -301,8 +306,19 @@ private struct JSONByteParser {
             return JSONMembers(members)
         }
         var sawParams = false
+        var largeIntegers: [(key: String, text: String)] = []
+        // Names seen, for the duplicate check once there are many (a scan of a few is cheaper).
+        var names: Set<String> = []
         while true {
             guard let key = parseMemberName() else { return nil }
+            if duplicateKey == nil {
+                if members.count < 16 {
+                    if members.contains(where: { $0.key == key }) { duplicateKey = key }
+                } else {
+                    if names.isEmpty { names = Set(members.map(\.key)) }
+                    if !names.insert(key).inserted { duplicateKey = key }
+                }
+            }
             let isParams = splittingParams && !sawParams && key == "params"
             if isParams { sawParams = true }
             if isParams, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
@@ -310,7 +326,13 @@ private struct JSONByteParser {
                 params = inner
                 members.append((key: key, value: .object([:])))
             } else {
+                let valueStart = index
                 guard let value = parseValue(depth: depth) else { return nil }
+                if case .number(let number) = value, abs(number) >= 9_007_199_254_740_992 {  // 2^53
+                    largeIntegers.append(
+                        (key, String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]), as: UTF8.self))
+                    )
+                }
                 members.append((key: key, value: value))
             }
             skipWhitespace()
@@ -318,10 +340,10 @@ private struct JSONByteParser {
             switch bytes[index] {
             case UInt8(ascii: ","):
                 index += 1
-                if skipsTrailingComma(before: UInt8(ascii: "}")) { return JSONMembers(members) }
+                if skipsTrailingComma(before: UInt8(ascii: "}")) { return Self.members(members, largeIntegers) }
             case UInt8(ascii: "}"):
                 index += 1
-                return JSONMembers(members)
+                return Self.members(members, largeIntegers)
             default: return nil
             }
         }
@@ -329,6 +351,15 @@ private struct JSONByteParser {
 
     /// `value`, recording that it was used (the default of a dictionary subscript is evaluated
     /// only when the key is absent).
+    /// `members` with the source text of their large integers (``JSONMembers/largeIntegerLiterals``).
+    private static func members(
+        _ members: [(key: String, value: JSONValue)], _ largeIntegers: [(key: String, text: String)]
+    ) -> JSONMembers {
+        var result = JSONMembers(members)
+        result.largeIntegerLiterals = largeIntegers
+        return result
+    }
+
     private static func marking(_ value: JSONValue, _ isNew: inout Bool) -> JSONValue {
         isNew = true
         return value

@@ -16,7 +16,7 @@ extension TimerService {
     ///   - context: who asks.
     /// - Returns: the action, or `nil` when absent or `null`.
     /// - Throws: `RPCError` `-32602` for a malformed action (no exec and no notify, a relative or
-    ///   missing `cwd`, a variable that is not captured, NUL bytes, an over-long command), `-32007`
+    ///   missing `cwd`, a `cwd` that ``directoryChecker`` refuses, a variable that is not captured, NUL bytes, an over-long command), `-32007`
     ///   when the requester is not the daemon's own user.
     package func action(_ value: JSONValue?, context: RequestContext) throws -> TimerAction? {
         let object: [String: JSONValue]
@@ -85,6 +85,10 @@ extension TimerService {
                     + (actionUID.map { " (uid \($0))" } ?? "")
                     + ", and this timerd cannot run them as uid \(context.uid); "
                     + "use a per-user timerd for actions (systemctl --user enable --now timerd.socket)")
+        }
+        // Checked only for timerd's own user: to anyone else, it would tell which paths exist.
+        if let problem = directoryChecker?(directory) {
+            throw RPCError(.invalidParams, "\"cwd\" of \"action\" cannot be used: \(directory): \(problem)")
         }
         return TimerAction(command: command, notify: notify, workingDirectory: directory, environment: environment)
     }

@@ -141,15 +141,21 @@ extension TimerService {
         return writer.bytes
     }
 
-    /// The line of ring entry `seq`, written once and kept in the ring.
+    /// The line of ring entry `seq`, written once per numbering and kept in the ring.
     ///
-    /// - Parameter seq: a number the ring still keeps.
+    /// - Parameters:
+    ///   - seq: a number the ring still keeps.
+    ///   - isOwnerView: whether the line carries the owner's own number
+    ///     (``EventRing/Entry/ownerSeq``, what a user who sees only its timers is shown) rather
+    ///     than the global one.
     /// - Returns: the line, or `nil` when it is forgotten (or cannot be written).
-    mutating func ringLine(seq: UInt64) -> [UInt8]? {
+    mutating func ringLine(seq: UInt64, isOwnerView: Bool = false) -> [UInt8]? {
         guard let entry = events.entry(seq: seq) else { return nil }
-        if let line = entry.line { return line }
-        guard let line = try? notificationLine(for: entry.event, seq: seq) else { return nil }
-        events.setLine(line, forSeq: seq)
+        if let line = isOwnerView ? entry.ownerLine : entry.line { return line }
+        guard let line = try? notificationLine(for: entry.event, seq: isOwnerView ? entry.ownerSeq : seq) else {
+            return nil
+        }
+        events.setLine(line, forSeq: seq, isOwnerView: isOwnerView)
         return line
     }
 }

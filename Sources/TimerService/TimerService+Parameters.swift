@@ -78,7 +78,14 @@ extension TimerService {
         switch params["timer"] {
         case .some(.string(let text)):
             return try TimerReference(parsing: text)
-        case .some(.number(let number)) where number >= 0 && number == number.rounded() && number < 1.8e19:
+        case .some(.number(let number)) where number >= 9_007_199_254_740_992:
+            // Past 2^53 a Double rounds: the id is read from the literal's digits, exactly as the
+            // same digits in a string are.
+            guard let digits = params.largeIntegerLiteral("timer") else {
+                throw typeError("timer", "an id (whole number ≥ 0) or a name (string)", .number(number), method)
+            }
+            return try TimerReference(parsing: digits)
+        case .some(.number(let number)) where number >= 0 && number == number.rounded():
             return .id(UInt64(number))
         case .none:
             throw RPCError(.invalidParams, "\(method.rawValue) needs \"timer\": an id (number) or a name (string)")

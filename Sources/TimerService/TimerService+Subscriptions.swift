@@ -9,6 +9,9 @@ struct StreamSubscription: Sendable {
     var uid: UInt32
     /// The connection it came on.
     var connection: UInt64
+    /// Whose event numbers it is shown: `nil` (a subscriber that sees every timer, root) the
+    /// global numbers, else its own user's (``EventRing/Entry/ownerSeq``).
+    var viewer: UInt32?
 }
 
 // `timer.subscribe` and `timer.unsubscribe` (docs/protocol.md, "Events"), and the fan-out of the
@@ -44,26 +47,29 @@ extension TimerService {
             afterSeq = UInt64(number)
         case .some(let other): throw Self.typeError("afterSeq", "a whole number ≥ 0", other, method)
         }
-        if let afterSeq, afterSeq > events.lastSeq {
+        // The requester's own numbering (root's is global): the refusal names only its own count.
+        let viewer = context.requester
+        let lastSeq = events.lastSeq(viewer: viewer)
+        if let afterSeq, afterSeq > lastSeq {
             throw RPCError(
                 .invalidParams,
-                "afterSeq \(afterSeq) is past the last event (\(events.lastSeq)): timerd restarted since "
+                "afterSeq \(afterSeq) is past the last event (\(lastSeq)): timerd restarted since "
                     + "(numbers start again at 1); subscribe without afterSeq")
         }
         try checkWaitLimits(for: context)
         let subscriber = context.waiter
         subscriptions.subscribe(
             subscriber, to: scope, kinds: kinds, lifetime: .untilCancelled, tag: context.connection)
-        streams[subscriber] = StreamSubscription(uid: context.uid, connection: context.connection)
+        streams[subscriber] = StreamSubscription(uid: context.uid, connection: context.connection, viewer: viewer)
         let onConnection = streamsPerConnection[context.connection, default: 0] + 1
         streamsPerConnection[context.connection] = onConnection
         if onConnection == 2 { connectionsWithSeveralStreams += 1 }
         waitsPerConnection[context.connection, default: 0] += 1
         waitsPerUser[context.uid, default: 0] += 1
-        if let afterSeq { replay(after: afterSeq, to: subscriber, connection: context.connection) }
+        if let afterSeq { replay(after: afterSeq, to: subscriber, connection: context.connection, viewer: viewer) }
         var writer = JSONBytesWriter(capacity: 48)
         writer.raw(#"{"seq":"#)
-        writer.integer(Int64(clamping: events.lastSeq))
+        writer.integer(Int64(clamping: lastSeq))
         writer.raw(#","subscription":"#)
         writer.integer(Int64(clamping: subscriber))
         writer.raw("}")
@@ -178,6 +184,8 @@ extension TimerService {
             subscriptions.appendDeliveries(for: event, to: &deliveries)
             guard !deliveries.isEmpty else { continue }
             var line: [UInt8]?
+            // The owner's own numbering, for its subscribers (root's are global: `line`).
+            var ownerLine: [UInt8]?
             // One notification per connection per event: needed only while a connection has two.
             var served: Set<UInt64>?
             if connectionsWithSeveralStreams > 0, deliveries.count > 1 {
@@ -190,8 +198,21 @@ extension TimerService {
                     }
                     continue
                 }
-                guard let connection = delivery.tag ?? streams[delivery.subscriber]?.connection else { continue }
+                let stream = streams[delivery.subscriber]
+                guard let connection = delivery.tag ?? stream?.connection else { continue }
                 if served != nil, served?.insert(connection).inserted == false { continue }
+                if stream?.viewer != nil {
+                    if ownerLine == nil {
+                        ownerLine = ringLine(seq: seq, isOwnerView: true)
+                        if ownerLine == nil { break }
+                    }
+                    guard let ownerLine else { break }
+                    let ownerSeq = self.events.lastSeq(viewer: event.owner)
+                    notifications.append(
+                        EventNotification(
+                            subscriber: delivery.subscriber, connection: connection, seq: ownerSeq, line: ownerLine))
+                    continue
+                }
                 if line == nil {
                     line = ringLine(seq: seq)
                     if line == nil { break }
@@ -207,18 +228,24 @@ extension TimerService {
     /// Queues for a new subscription the events after `afterSeq` it covers, preceded by a
     /// `timer.gap` (reason `ring`) when some of them are already forgotten.
     private mutating func replay(
-        after afterSeq: UInt64, to subscriber: SubscriptionRegistry.SubscriberID, connection: UInt64
+        after afterSeq: UInt64, to subscriber: SubscriptionRegistry.SubscriberID, connection: UInt64,
+        viewer: UInt32?
     ) {
-        if afterSeq + 1 < events.firstSeq {
+        let firstSeq = events.firstSeq(viewer: viewer)
+        if afterSeq + 1 < firstSeq {
             notifications.append(
                 EventNotification(
                     subscriber: subscriber, connection: connection, seq: nil,
-                    line: Self.gapLine(fromSeq: afterSeq + 1, toSeq: events.firstSeq - 1, reason: .ring)))
+                    line: Self.gapLine(fromSeq: afterSeq + 1, toSeq: firstSeq - 1, reason: .ring)))
         }
-        for entry in events.entries(after: afterSeq) where subscriptions.covers(subscriber, entry.event) {
-            guard let line = ringLine(seq: entry.seq) else { continue }
+        let isOwnerView = viewer != nil
+        for entry in events.entries(after: afterSeq, viewer: viewer) where subscriptions.covers(subscriber, entry.event)
+        {
+            guard let line = ringLine(seq: entry.seq, isOwnerView: isOwnerView) else { continue }
             notifications.append(
-                EventNotification(subscriber: subscriber, connection: connection, seq: entry.seq, line: line))
+                EventNotification(
+                    subscriber: subscriber, connection: connection, seq: isOwnerView ? entry.ownerSeq : entry.seq,
+                    line: line))
         }
     }
 

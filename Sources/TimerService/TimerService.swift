@@ -88,6 +88,10 @@ public struct TimerService: Sendable {
     /// Finds a program in a `PATH` (the daemon installs one that checks the file system), for the
     /// `--notify` warning; `nil` finds nothing.
     public var programLocator: (@Sendable (_ program: String, _ searchPath: String) -> String?)?
+    /// Says why a directory cannot be an action's `cwd` (`No such file or directory`, `Not a
+    /// directory`, …), or `nil` when it can (the daemon installs one that checks the file system);
+    /// `nil` accepts every absolute path.
+    public var directoryChecker: (@Sendable (_ path: String) -> String?)?
 
     /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
     /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
@@ -123,7 +127,16 @@ public struct TimerService: Sendable {
         let object: JSONMembers
         let parsedParams: JSONMembers?
         if let request = JSONValue.requestMembers(parsing: line, leniency: .foundationCompatible) {
-            (object, parsedParams) = request
+            if let name = request.duplicateKey {
+                // Refused, not read first-wins: a proxy that reads the last of duplicates (as many
+                // JSON readers do) would pass on a request other than the one answered here.
+                outcome.reply = Self.errorLine(
+                    id: .null,
+                    RPCError(
+                        .invalidRequest, "member \"\(name)\" appears twice in one object; send each name once"))
+                return outcome
+            }
+            (object, parsedParams) = (request.members, request.params)
         } else {
             guard let value = JSONValue(parsing: line, leniency: .foundationCompatible) else {
                 outcome.reply = Self.errorLine(

@@ -88,6 +88,16 @@ public enum Syscall {
         try retrying("fcntl(F_SETFD)", { fcntl(fd, F_SETFD, flags | FD_CLOEXEC) })
     }
 
+    /// Hands the C library's freed but kept heap memory back to the kernel (`malloc_trim(3)`): glibc
+    /// keeps what was freed in its arenas, so memory that many closed connections held stays in the
+    /// resident size until this is called. It walks the heap: call it rarely (after a large release).
+    ///
+    /// - Returns: whether some memory was released.
+    @discardableResult
+    public static func releaseFreedMemory() -> Bool {
+        malloc_trim(0) == 1
+    }
+
     /// Reads `CLOCK_BOOTTIME` in nanoseconds.
     public static func bootTimeNanoseconds() -> Int64 {
         var spec = timespec()

@@ -73,6 +73,38 @@ struct TimerEngineActionTests {
         #expect(third.takeDueActions().isEmpty)
     }
 
+    /// The runs a restore makes due for a missed timer are this start-up's, not a stopped
+    /// daemon's: the daemon's `interruptUnfinishedActionRuns()` right after the restore leaves them
+    /// running, so their outcome is recorded and reported with trigger `missed`. Before, they were
+    /// marked interrupted ("was running when timerd stopped") and their outcome was then refused
+    /// ("the timer is no longer kept"), with no `action` event.
+    @Test("A missed timer's runs survive the interruption pass; their outcome is recorded with trigger missed")
+    func missedRunsAreNotInterrupted() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(durations: [60], action: action)
+        let saved = engine.snapshot
+        clock.advance(bySeconds: 600)
+        var restarted = TimerEngine(clock: clock)
+        restarted.eventRecording = .buffered
+        _ = restarted.restore(saved, sameBoot: true)
+        #expect(restarted.interruptUnfinishedActionRuns().isEmpty)
+        #expect(restarted.action(ofTimer: 1)?.runs.map(\.outcome) == [.running, .running])
+        #expect(restarted.takeDueActions().map(\.trigger) == [.missed, .missed])
+        _ = restarted.takeEvents()
+        #expect(restarted.recordActionOutcome(timer: 1, kind: .exec, outcome: .exited(0)) != nil)
+        let events = restarted.takeEvents()
+        #expect(
+            events.map(\.kind) == [.action(TimerEvent.ActionReport(kind: .exec, trigger: .missed, outcome: .exited(0)))]
+        )
+        #expect(restarted.action(ofTimer: 1)?.runs.map(\.outcome) == [.exited(0), .running])
+        // A run of an earlier daemon beside a due one: only the earlier one is interrupted.
+        let crashed = restarted.snapshot  // notify still running
+        clock.advance(bySeconds: 60)
+        var third = TimerEngine(clock: clock)
+        _ = third.restore(crashed, sameBoot: true)
+        #expect(third.interruptUnfinishedActionRuns().map(\.kind) == [.notify])
+    }
+
     @Test("Runs still running in a restored state are marked interrupted and not run again (at most once)")
     func interruptedAfterCrash() throws {
         var (engine, clock) = makeEngine()

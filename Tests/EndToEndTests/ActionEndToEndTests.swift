@@ -98,7 +98,51 @@ struct ActionEndToEndTests {
         #expect(contents(of: path) == "begin\nend\n")
         #expect(
             harness.log().contains(
-                "warning: the exec action of timer 1 was running when timerd stopped; not run again"))
+                "warning: the exec action of timer 1 was due when timerd stopped and its result is not known (it may have run); not run again"
+            ))
+    }
+
+    /// A timer with an action ends while timerd is down (SIGKILL): the restart runs it once with
+    /// `TIMER_EVENT=missed`, records its outcome and sends the `action` event with `trigger`
+    /// `missed` (docs/protocol.md); a second SIGKILL after it exited and a restart say nothing of a
+    /// run "running when timerd stopped". Before, the restart marked the missed run interrupted
+    /// as soon as it was scheduled, then refused its outcome ("the timer is no longer kept") and
+    /// sent no event.
+    @Test("A missed timer's action: run once, outcome recorded, action event with trigger missed, across SIGKILLs")
+    func missedActionRecords() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(ctl(harness, in: harness.directory, ["start", "1s", "--exec", recorder]).status == 0)
+        harness.stopDaemon(signal: SIGKILL)
+        usleep(1_500_000)  // the timer ends while timerd is down
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        let subscribed = try client.request(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["missed","action"],"afterSeq":0}}"#
+        )
+        #expect(subscribed["result"] != nil, "\(subscribed)")
+        var kinds: [String] = []
+        var action: [String: Any]?
+        while action == nil, let line = client.readLine(timeout: 10) {
+            let params = try JSONObject.parse(line)["params"] as? [String: Any]
+            kinds.append(params?["event"] as? String ?? "?")
+            action = params?["action"] as? [String: Any]
+        }
+        #expect(kinds == ["missed", "action"])
+        #expect(action?["trigger"] as? String == "missed")
+        #expect(action?["outcome"] as? String == "exited" && action?["status"] as? Int == 0)
+        #expect(contents(of: harness.directory + "/ran.txt") == "1 missed  1 \(harness.directory)\n")
+        let firstLog = harness.log()
+        #expect(!firstLog.contains("its result is not known"), "\(firstLog)")
+        #expect(!firstLog.contains("no longer kept"), "\(firstLog)")
+        harness.stopDaemon(signal: SIGKILL)
+        try harness.startDaemon()
+        usleep(300_000)
+        #expect(contents(of: harness.directory + "/ran.txt") == "1 missed  1 \(harness.directory)\n")
+        let log = harness.log()
+        #expect(!log.contains("its result is not known"), "\(log)")
+        #expect(!log.contains("no longer kept"), "\(log)")
+        #expect(harness.stopDaemon() == 0)
     }
 
     @Test("An action past --action-timeout is stopped with its whole process group and recorded as 124")
@@ -132,10 +176,11 @@ struct ActionEndToEndTests {
         }
         let log = contents(of: harness.directory + "/timerd.log", until: { $0.contains("timed out") })
         #expect(log.contains("exec timed out (status 124)"))
-        // At most 64 KiB of output lines ("y"), then one line saying the rest was not logged.
+        // At most 200 output lines ("y", Daemon.actionOutputLineLimit), then one line saying the
+        // rest was not logged.
         let lines = log.split(separator: "\n").filter { $0.hasSuffix("exec output: y") }
-        #expect(!lines.isEmpty && lines.count <= 65_536 / 2)
-        #expect(log.contains("exec output: more than 65536 bytes; the rest is not logged"))
+        #expect(lines.count == 200)
+        #expect(log.contains("exec output: more than 65536 bytes or 200 lines; the rest is not logged"))
     }
 
     @Test("A subscriber gets the action event with the command's exit status, after the finish")

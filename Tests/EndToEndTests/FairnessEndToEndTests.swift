@@ -110,4 +110,28 @@ struct FairnessEndToEndTests {
         #expect(answer.contains(#""id":2"#) && answer.contains(#""state":"finished""#))
         #expect(harness.stopDaemon() == 0)
     }
+
+    /// Blank lines are not requests (docs/protocol.md, "Framing"): a client that sends only blank
+    /// lines, every 0.2 s, is closed by `--idle-timeout 1` while they still come, like a silent one
+    /// (within 3 s, a bound for a loaded machine). Before, each blank line counted as activity and
+    /// the connection stayed open for as long as they came (the 5 s of this test).
+    @Test("blank lines do not keep a connection past --idle-timeout")
+    func blankLinesAreIdle() throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--idle-timeout", "1"])
+        let blank = try RawClient(path: harness.socketPath)
+        let started = Date()
+        var reply: String?
+        while reply == nil, Date().timeIntervalSince(started) < 5 {
+            blank.send("\n  \n\t\n")
+            reply = blank.readLine(timeout: 0.2)
+        }
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(
+            reply
+                == #"{"error":{"code":-32005,"message":"connection idle for 1 s with no pending wait; closing it"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        #expect(blank.readLine(timeout: 2) == nil)  // closed
+        #expect(harness.stopDaemon() == 0)
+    }
 }

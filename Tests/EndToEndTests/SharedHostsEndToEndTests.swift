@@ -316,6 +316,25 @@ struct SharedHostsEndToEndTests {
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 
+    /// A request with a member name twice in one object is refused in shared mode too (-32600,
+    /// docs/protocol.md), as on one host; shared mode read such a line first-wins and ran it.
+    @Test("Shared mode refuses a request with a member name twice, as one host does")
+    func duplicateNamesRefused() throws {
+        let cluster = try Cluster()
+        let a = try Self.host("A", cluster)
+        let client = try RawClient(path: a.socketPath)
+        client.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60]},"method":"timer.list"}"# + "\n"
+        )
+        #expect(
+            client.readLine(timeout: 10)
+                == #"{"error":{"code":-32600,"message":"member \"method\" appears twice in one object; send each name once"},"id":null,"jsonrpc":"2.0"}"#
+        )
+        let listed = try JSONDecoder().decode([TimerInfo].self, from: Data(a.ctl(["status", "--json"]).stdout.utf8))
+        #expect(listed.isEmpty)
+        #expect(a.stopDaemon() == 0)
+    }
+
     @Test(
         "Wait limits hold in shared mode: the 1,025th wait on one connection is refused; a stop on another host answers all 1,024"
     )

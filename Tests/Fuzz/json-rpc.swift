@@ -68,4 +68,12 @@ private func checkRequestMembers(_ bytes: [UInt8], leniency: JSONValue.Leniency)
     var rebuilt = request.members.dictionary
     if let params = request.params { rebuilt["params"] = .object(params.dictionary) }
     precondition(rebuilt == object, "requestMembers read other members than JSONValue(parsing:)")
+    // A request with a name twice in one object is refused (docs/protocol.md): with no duplicate
+    // reported, the top level's and params' names are each unique.
+    if request.duplicateKey == nil {
+        precondition(Set(request.members.keys).count == request.members.keys.count, "an unreported duplicate name")
+        if let params = request.params {
+            precondition(Set(params.keys).count == params.keys.count, "an unreported duplicate name in params")
+        }
+    }
 }

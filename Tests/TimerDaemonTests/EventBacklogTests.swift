@@ -157,6 +157,24 @@ struct EventBacklogTests {
         #expect(sent == "line2\nline3\nline5\n" && output.isEmpty && backlog.bytes == 0)
     }
 
+    // Many subscribers of one user get the same lines: a backlog whose runs are more than half of
+    // the turn's bytes keeps referring to the turn's lines (shared, at most twice its own bytes
+    // alive) instead of copying them, so 250 subscribers that do not read hold one copy, not 250.
+    @Test("Detaching leaves a backlog that holds most of the turn's lines sharing them, with no copy")
+    func detachSharesMostOfTurn() {
+        var backlog = EventBacklog()
+        let lines = SharedLines()
+        for seq in 1...6 { lines.append(seq: UInt64(seq), line: Array("line\(seq)".utf8)) }
+        // Lines 1 … 4 of 6 (24 of 36 bytes): more than half.
+        for index in 0..<4 { backlog.offer(lines, line: index) }
+        backlog.detach(from: lines)
+        guard case .shared(let kept, let run)? = backlog.entries.last else {
+            Issue.record("no shared run: \(backlog.entries)")
+            return
+        }
+        #expect(kept === lines && run == 0..<4 && backlog.bytes == 24)
+    }
+
     // The same rule when the flush wrote some of the turn's runs and not the rest (a subscriber of
     // some timers whose socket filled up mid-turn): the written run's entry sits before the
     // backlog's head until the backlog empties (or 1,024 entries are passed), and it must not keep

@@ -9,7 +9,9 @@ import Testing
 @Suite("Request lines read into member lists agree with JSONValue(parsing:)")
 struct JSONRequestMembersTests {
     /// The members as the dictionary JSONValue holds, with the split `params` put back.
-    private static func rebuilt(_ request: (members: JSONMembers, params: JSONMembers?)) -> JSONValue {
+    private static func rebuilt(_ request: (members: JSONMembers, params: JSONMembers?, duplicateKey: String?))
+        -> JSONValue
+    {
         var object = request.members.dictionary
         if let params = request.params { object["params"] = .object(params.dictionary) }
         return .object(object)
@@ -41,11 +43,40 @@ struct JSONRequestMembersTests {
         #expect(request.members["id"] == .number(1))
         #expect(request.params?["timer"] == .number(5))
         #expect(request.params?.keys == ["timer", "timer"])
+        // The reader names the first duplicate name it met, which the daemon refuses.
+        #expect(request.duplicateKey == "id")
         // A first params that is not an object counts too: no members are split out.
         let null = #"{"params":null,"params":{"timer":7}}"#
         let other = try #require(JSONValue.requestMembers(parsing: Array(null.utf8), leniency: .strict))
         #expect(other.params == nil)
         #expect(other.members["params"] == .null)
+    }
+
+    /// The first name found twice in one object, at any depth (docs/protocol.md: the daemon
+    /// refuses such a request with -32600); names repeated in different objects are no duplicate.
+    @Test(
+        "The first duplicate name is reported, at any depth",
+        arguments: [
+            (#"{"method":"daemon.ping","method":"timer.list"}"#, "method"),
+            (#"{"params":{"durations":[1],"durations":[2]}}"#, "durations"),
+            (#"{"params":{"action":{"cwd":"/","cwd":"/tmp"}}}"#, "cwd"),
+            (#"{"a":[{"x":1,"x":2}],"a":3}"#, "x"),
+            (#"{"a":{"b":1},"c":{"b":2},"params":{"b":3}}"#, nil),
+            ("{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k39":0}"#, "k39"),
+        ] as [(String, String?)])
+    func duplicateNames(text: String, duplicate: String?) throws {
+        let request = try #require(JSONValue.requestMembers(parsing: Array(text.utf8), leniency: .strict))
+        #expect(request.duplicateKey == duplicate)
+    }
+
+    /// An integer member past 2^53, where the Double rounds, keeps its digits for the reader of ids.
+    @Test("large integer members keep their digits")
+    func largeIntegerDigits() throws {
+        let text = #"{"params":{"timer":18446744073709551615,"small":5,"neg":-9007199254740993}}"#
+        let request = try #require(JSONValue.requestMembers(parsing: Array(text.utf8), leniency: .strict))
+        #expect(request.params?.largeIntegerLiteral("timer") == "18446744073709551615")
+        #expect(request.params?.largeIntegerLiteral("neg") == "-9007199254740993")
+        #expect(request.params?.largeIntegerLiteral("small") == nil)
     }
 
     @Test(

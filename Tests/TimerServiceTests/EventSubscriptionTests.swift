@@ -66,11 +66,56 @@ struct EventSubscriptionTests {
         #expect(result(service.send(subscribeAll, uid: 0, connection: 3, waiter: 30).reply) != nil)
         _ = service.send(start("theirs"), uid: 2_000, connection: 2, waiter: 20)
         _ = service.send(start("mine"), uid: 1_000, connection: 4, waiter: 40)
-        // seq 1 is uid 2000's start: only root's connection 3 hears it; seq 2 is uid 1000's: both.
+        // Global seq 1 is uid 2000's start: only root's connection 3 hears it; global seq 2 is
+        // uid 1000's first event: uid 1000 hears it as its own seq 1 (docs/protocol.md: each user's
+        // events are numbered in that user's sequence), root as global 2.
         let taken = service.taken()
         #expect(taken.map(\.0) == [3, 1, 3])
         #expect(taken.map(\.1) == ["started", "started", "started"])
-        #expect(taken.map(\.2) == [1, 2, 2])
+        #expect(taken.map(\.2) == [1, 1, 2])
+        let lines = service.events.entries(after: 0).map { ($0.line, $0.ownerLine) }
+        #expect(lines.count == 2)
+        // The user's line carries its own number; root's the global one.
+        #expect(lines[1].1.map { String(decoding: $0, as: UTF8.self).contains(#""seq":1,"#) } == true)
+        #expect(lines[1].0.map { String(decoding: $0, as: UTF8.self).contains(#""seq":2,"#) } == true)
+    }
+
+    /// A user's numbers say nothing of other users' events: uid 1000 sees 1, 2, 3 for its three
+    /// events among uid 2000's twenty; its `afterSeq` refusal names its own last number (3), not
+    /// the global count (23); its replay and ring gap are in its own numbers; root's stay global.
+    @Test("Each user's events are numbered in that user's own sequence; root's view is global")
+    func perUserNumbers() {
+        var (service, _) = makeService(ring: 10)
+        for index in 1...23 {
+            let uid: UInt32 = index % 8 == 0 ? 1_000 : 2_000  // uid 1000: global 8, 16 …
+            _ = service.send(start("t\(index)"), uid: uid, connection: 2, waiter: WaiterID(index))
+        }
+        // uid 1000 has global events 8 and 16 (own 1, 2); one more makes its own 3 (global 24).
+        _ = service.send(start("mine"), uid: 1_000, connection: 2, waiter: 99)
+        _ = service.taken()
+        let subscribed = service.send(subscribeAll, uid: 1_000, connection: 1, waiter: 100).reply
+        #expect(result(subscribed) == .object(["seq": .number(3), "subscription": .number(100)]))
+        let rootSubscribed = service.send(subscribeAll, uid: 0, connection: 3, waiter: 101).reply
+        #expect(result(rootSubscribed) == .object(["seq": .number(24), "subscription": .number(101)]))
+        let past = service.send(
+            #"{"jsonrpc":"2.0","id":10,"method":"timer.subscribe","params":{"afterSeq":4}}"#, uid: 1_000,
+            connection: 1, waiter: 102
+        ).reply
+        #expect(
+            past.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"error":{"code":-32602,"message":"afterSeq 4 is past the last event (3): timerd restarted since (numbers start again at 1); subscribe without afterSeq"},"id":10,"jsonrpc":"2.0"}"#
+        )
+        // The ring of 10 keeps global 15…24: uid 1000's own 2 (global 16) and 3 (global 24); its
+        // own 1 (global 8) is forgotten: afterSeq 0 gets a gap 1…1, then 2 and 3.
+        _ = service.send(
+            #"{"jsonrpc":"2.0","id":11,"method":"timer.subscribe","params":{"afterSeq":0}}"#, uid: 1_000,
+            connection: 4, waiter: 103)
+        let replay = service.taken()
+        #expect(replay.map(\.1) == ["gap", "started", "started"])
+        #expect(replay.map(\.2) == [nil, 2, 3])
+        #expect(
+            service.events.firstSeq(viewer: 1_000) == 2 && service.events.lastSeq(viewer: 1_000) == 3
+                && service.events.lastSeq(viewer: nil) == 24)
     }
 
     @Test("Another user's timer cannot be subscribed to: it is not found (-32001)")

@@ -76,14 +76,31 @@ extension TimerEngine {
     /// ``ActionRun/Outcome/interrupted``: after ``restore(_:sameBoot:)``, such a run belongs to a
     /// daemon that stopped before it learnt the result. It is not run again (at most once).
     ///
+    /// The runs the restore itself just made due (timers that ended while no engine ran, waiting
+    /// in ``takeDueActions()``) are not a stopped daemon's: they are left running, to be started
+    /// and to have their outcome recorded like any other run.
+    ///
     /// - Returns: the timers and kinds marked, by ascending id.
     /// - Complexity: O(n) over the timers.
     public mutating func interruptUnfinishedActionRuns() -> [(timerID: UInt64, kind: TimerAction.Kind)] {
+        // The due runs are the last running runs of their timer and kind (scheduleActions appends).
+        var due: [UInt64: [TimerAction.Kind]] = [:]
+        for run in dueActions { due[run.timerID, default: []].append(run.kind) }
         var marked: [(timerID: UInt64, kind: TimerAction.Kind)] = []
         let ids = timers.values.filter { $0.action?.runs.contains { $0.outcome == .running } == true }.map(\.id)
         for id in ids.sorted() {
             guard var record = timers[id], var action = record.action else { continue }
-            for index in action.runs.indices where action.runs[index].outcome == .running {
+            var queued = due[id] ?? []
+            var interrupted: [Int] = []
+            for index in action.runs.indices.reversed() where action.runs[index].outcome == .running {
+                if let position = queued.firstIndex(of: action.runs[index].kind) {
+                    queued.remove(at: position)
+                } else {
+                    interrupted.append(index)
+                }
+            }
+            guard !interrupted.isEmpty else { continue }
+            for index in interrupted.reversed() {
                 action.runs[index].outcome = .interrupted
                 marked.append((id, action.runs[index].kind))
             }

@@ -40,8 +40,42 @@ struct ClientConnection {
     ///
     /// - Returns: whether anything moved.
     mutating func drainEvents() -> Bool {
-        guard !output.isClosingAfterFlush else { return false }
+        guard mayWriteEvents else { return false }
         return events.drain(into: &output)
+    }
+    /// Whether notifications may be written now: not while the connection is closing, and not
+    /// while a listing is being written (its parts are one reply line; a notification between two
+    /// parts would land inside it, so notifications wait in ``events`` until the line is ended).
+    var mayWriteEvents: Bool { !output.isClosingAfterFlush && !isStreaming }
+
+    /// Writes what `write` takes: the reply queue first, then the notifications as it drains (a run
+    /// of the turn's shared lines straight from their buffer, ``EventBacklog/sharedFront``), until
+    /// everything is written or `write` takes nothing more. Every byte written is part of whole
+    /// lines in order: a reply, a listing's part, or a notification between two lines, never
+    /// inside one.
+    ///
+    /// - Parameter write: writes some of the bytes given and returns how many it took (at most
+    ///   their count), or `nil` when the socket takes nothing now (`EAGAIN`).
+    /// - Returns: whether any byte was written.
+    /// - Throws: what `write` throws; the connection is then to be closed.
+    mutating func writeOut(_ write: (ArraySlice<UInt8>) throws -> Int?) rethrows -> Bool {
+        var wrote = false
+        writing: repeat {
+            while !output.isEmpty {
+                guard let written = try write(output.nextBytes()) else { break writing }
+                output.consume(written)
+                wrote = true
+            }
+            // A run of the turn's shared notification lines goes from the one shared buffer to
+            // the socket (no copy per subscriber); a cut line's rest goes to the output queue.
+            while mayWriteEvents, let run = events.sharedFront {
+                guard let written = try write(run) else { break writing }
+                consumeSharedEvents(written)
+                wrote = true
+                if !output.isEmpty { continue writing }
+            }
+        } while drainEvents()
+        return wrote
     }
     /// Queues line `index` of the turn's shared lines in ``events`` (``EventBacklog/offer(_:line:)``),
     /// in one access to the connection's state.
@@ -238,7 +272,7 @@ struct ClientConnection {
         if output.isOverLimit { return .dropUnread }
         // Notifications left in the backlog with the output empty are a shared run the socket did
         // not take (EventBacklog.sharedFront): epoll must say when it can.
-        let wantsWrite = !output.isEmpty || (!events.isEmpty && !output.isClosingAfterFlush)
+        let wantsWrite = !output.isEmpty || (!events.isEmpty && mayWriteEvents)
         guard wantsWrite != self.wantsWrite else { return .keep(interestChanged: false) }
         self.wantsWrite = wantsWrite
         return .keep(interestChanged: true)

@@ -99,8 +99,10 @@ struct EventBacklog {
     }
 
     /// Replaces the runs of `lines` still queued (the socket did not take them this turn) by one
-    /// copy of their lines of this backlog's own, so that a subscriber that does not read keeps
-    /// only its own lines alive (at most ``maximumBytes``), not every line of the turns it missed.
+    /// copy of their lines of this backlog's own when they are at most half of `lines`, so that a
+    /// subscriber that does not read keeps alive at most twice its own lines (at most
+    /// ``maximumBytes``), not every line of the turns it missed; when they are more than half, the
+    /// runs keep referring to `lines`, shared with the turn's other subscribers (no copy each).
     ///
     /// - Parameter lines: the turn's shared lines.
     /// - Complexity: O(e + n) in the entries and bytes of this turn's runs (they are the last
@@ -115,12 +117,29 @@ struct EventBacklog {
         for index in first..<entries.count {
             if case .shared(_, let run) = entries[index] { size += lines.byteCount(of: run) }
         }
+        // Most of the turn's lines are this subscriber's (the usual case when many subscribers of
+        // one user get the same events): keeping the turn's lines alive costs at most twice its
+        // own, and the lines stay shared with the others instead of copied once per subscriber.
+        guard size * 2 <= lines.bytes.count else { return }
         let own = SharedLines(capacity: size)
         for index in first..<entries.count {
             guard case .shared(_, let run) = entries[index] else { continue }
             entries[index] = .shared(own, lines: own.append(run, of: lines))
         }
         if tailLines === lines { tailLines = nil }
+    }
+
+    /// Replaces everything queued by one gap at the front naming the numbers dropped, and gives
+    /// back the memory: what the daemon does when the subscriber's user holds too much in all
+    /// (``Daemon/eventBytesPerUser``).
+    ///
+    /// - Complexity: O(n) for the n lines dropped.
+    mutating func dropForGap() {
+        drop(adding: nil)
+        // The dropped entries' capacity is not kept: only the gap is left.
+        let gap = entries.last
+        entries = []
+        if let gap { entries.append(gap) }
     }
 
     /// Replaces everything queued, and the event numbered `seq`, by one gap at the front.

@@ -24,6 +24,13 @@ struct LineFramer {
         /// A line grew past ``maximumLineBytes``: without a newline yet (the rest of it is being
         /// discarded), or complete.
         case tooLong
+
+        /// Whether this is a line of nothing but spaces and tabs, which the daemon ignores (and
+        /// which does not count as activity for the idle timeout).
+        var isBlankLine: Bool {
+            guard case .line(let line) = self else { return false }
+            return line.allSatisfy { $0 == 32 || $0 == 9 }
+        }
     }
 
     /// The longest incomplete line kept, in bytes (64 KiB, `TimerService.maximumLineBytes`).

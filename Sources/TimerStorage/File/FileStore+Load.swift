@@ -54,6 +54,12 @@ extension FileStore {
         if FileIO.exists(journalPath) {
             journal = try Journal.recover(at: journalPath, now: now, log: log).map { .read($0) } ?? .damaged("unusable")
         }
+        if !hadAnything, hadLockFile {
+            // Not a first start: an earlier timerd left its lock, so the state files were removed.
+            log(
+                "WARNING: \(directory): no snapshot and no journal, but the lock file of an earlier timerd: "
+                    + "the state files were removed; starting with no timers")
+        }
         let loss = Self.lossDescription(snapshot: snapshot, journal: journal, hadAnything: hadAnything)
         if let loss {
             guard lossPolicy == .accept else {

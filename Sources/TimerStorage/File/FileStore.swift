@@ -72,6 +72,8 @@ public final class FileStore: TimerStore {
     var isAwaitingOpen = false
     /// Held from ``load()`` until ``close(_:)``.
     var lock: StateLock?
+    /// Whether `lock` was there before this process took it: an earlier timerd used the directory.
+    var hadLockFile = false
     /// The boot-time clock in nanoseconds, for the back-off of failed compactions.
     let bootNanoseconds: () -> Int64
     /// After a failed compaction: when to try again (boot-time ns) and the wait after a next failure.
@@ -120,6 +122,7 @@ public final class FileStore: TimerStore {
     /// - Complexity: O(n + k log k) for n timers in the snapshot and k journal records.
     public func load() throws(StoreError) -> StoreLoad {
         if lock == nil {
+            hadLockFile = FileIO.exists(directory + "/lock")
             do {
                 lock = try StateLock(directory: directory)
             } catch let error as StateLock.HeldError {
