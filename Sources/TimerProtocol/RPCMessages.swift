@@ -160,6 +160,9 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerResume = "timer.resume"
     /// `{"timer": …}` → one timer.
     case timerStatus = "timer.status"
+    /// `{"timer": …}` → ``ActionRunsResult``: the timer's kept on-finish action runs with their
+    /// output (read-only).
+    case timerRuns = "timer.runs"
     /// `{"all"?: false}` → every live timer (with `all`, the ended history too).
     case timerList = "timer.list"
     /// `{"timer": …}` → the timer once it has ended; its `state` says how.
@@ -207,6 +210,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
             case "timer.list": method = .timerList
             case "timer.wait": method = .timerWait
             case "timer.skip": method = .timerSkip
+            case "timer.runs": method = .timerRuns
             default: method = nil
             }
         case 11:
