@@ -21,7 +21,7 @@ enum RunsText {
             var block = "\(when)  \(run.trigger)  \(run.kind)  \(statusText(run))\n"
             if let output = run.output {
                 var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-                if output.hasSuffix("\n") { lines.removeLast() }
+                if output.hasSuffix("\n") || output.isEmpty { lines.removeLast() }
                 if lines.isEmpty { block += "    (no output)\n" }
                 for line in lines { block += "    \(line)\n" }
                 if run.outputTruncated == true { block += "    (output cut after 65536 bytes)\n" }

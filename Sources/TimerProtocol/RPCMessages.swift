@@ -160,9 +160,6 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerResume = "timer.resume"
     /// `{"timer": …}` → one timer.
     case timerStatus = "timer.status"
-    /// `{"timer": …}` → ``ActionRunsResult``: the timer's kept on-finish action runs with their
-    /// output (read-only).
-    case timerRuns = "timer.runs"
     /// `{"all"?: false}` → every live timer (with `all`, the ended history too).
     case timerList = "timer.list"
     /// `{"timer": …}` → the timer once it has ended; its `state` says how.
@@ -191,6 +188,9 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerSkip = "timer.skip"
     /// `{"timer": …}` or `{"allEnded": true}` → the removed (ended) timers, by ascending id.
     case timerRemove = "timer.remove"
+    /// `{"timer": …}` → ``ActionRunsResult``: the timer's kept on-finish action runs with their
+    /// output (read-only).
+    case timerRuns = "timer.runs"
 
     /// The method named `rawValue` (`"timer.start"`, …), or `nil` for any other text (case and
     /// spaces matter; the names are ASCII letters and dots, which no other text is canonically
