@@ -27,6 +27,7 @@ extension CommandTable {
             command("pause", "pause a running timer", Discussion.pause),
             command("resume", "resume a paused timer", Discussion.resume), status,
             wait,
+            logs,
             events,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             rename,
@@ -384,6 +385,17 @@ extension CommandTable {
                 summary: "wait until a timer ends (exit 0 finished, 1 stopped)")
         ],
         discussion: Discussion.wait)
+
+    private static let logs = CommandSpec(
+        "logs", arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .exactlyOne)],
+        usages: [Usage([.argument("ID|NAME")], summary: "show a timer's on-finish action runs and their output")],
+        discussion: """
+            Show the on-finish action runs (--exec, --notify) that a timer of yours keeps (its
+            16 latest), oldest first: when each started (local time), its trigger (finished,
+            missed, elapsed), kind and exit status, then its output (stdout and stderr, at most
+            64 KiB) indented. timerd keeps output in memory: a run that ended before timerd's
+            last start shows its outcome only. --json prints the timer.runs result.
+            """)
 
     private static let status = CommandSpec(
         "status", arguments: [ArgumentSpec(ValueSpec("ID|NAME", .timer), .optional)],

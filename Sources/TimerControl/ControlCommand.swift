@@ -144,7 +144,8 @@ public enum ControlCommand {
             : nil
         let edit = try EditRequest(verb, options)
         if verb == .watch { try Watch.checkTerminal() }
-        if [.stop, .pause, .resume, .wait, .status, .events].contains(verb), let target = options.arguments.first {
+        if [.stop, .pause, .resume, .wait, .status, .events, .logs].contains(verb), let target = options.arguments.first
+        {
             do {
                 _ = try TimerReference(parsing: target)
             } catch {
@@ -206,6 +207,10 @@ public enum ControlCommand {
                     state: timer.state, bell: options.bell, message: options.message,
                     isTerminal: output.stdoutIsTerminal))
             return timer.state == .finished ? 0 : 1
+        case .logs:
+            let result = try client.call(
+                .timerRuns, TimerParams(timer: options.arguments[0]), as: ActionRunsResult.self)
+            output.out(options.json ? try json(result) : RunsText.render(result))
         case .events:
             return try followEvents(client, target: options.arguments.first, json: options.json, output: &output)
         case .ping:

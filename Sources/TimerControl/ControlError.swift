@@ -58,6 +58,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case status
     /// Wait until a timer ends.
     case wait
+    /// Show a timer's on-finish action runs with their output.
+    case logs
     /// Follow timers' events as they happen, one line each (`journalctl -f` style).
     case events
     /// Add time to (or, with `-`, take time from) a timer's current step.

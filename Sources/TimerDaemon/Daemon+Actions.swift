@@ -63,6 +63,8 @@ final class RunningAction {
     var loggedLines = 0
     var isOutputCapped = false
     var partialLine: [UInt8] = []
+    /// The first ``Daemon/actionOutputLimit`` output bytes, for `timer.runs` (Daemon+ActionOutput.swift).
+    var captured = CapturedOutput()
 
     init(
         child: ChildProcess, due: ActionLaunch, label: String, tokens: (UInt64, UInt64), now: Int64,
@@ -184,6 +186,7 @@ extension Daemon {
             case .signalled(let signal): outcome = .signalled(signal)
             }
         }
+        backend.keepActionOutput(running.launch, output: running.captured)
         let seconds = Double(Syscall.bootTimeNanoseconds() - running.startedAt) / 1e9
         log("\(running.label) \(Self.describe(outcome)) after \(String(format: "%.3f", seconds)) s")
         finishAction(running.launch, label: running.label, outcome: outcome)
@@ -204,6 +207,7 @@ extension Daemon {
         for _ in 0..<4 {
             guard let bytes = running.child.readOutput(&readBuffer) else { return }  // end: pipe closed
             if bytes.isEmpty { return }
+            running.captured.append(bytes)
             // Past the limit the bytes are only read and dropped: no line splitting for them.
             if running.isOutputCapped { continue }
             var start = bytes.startIndex

@@ -81,8 +81,10 @@ extension SharedHost {
     }
 
     /// The methods shared mode answers with a clear error: edits of a timer's figures, which the
-    /// claim protocol does not carry yet.
-    static let refusedMethods: Set<RPCMethod> = [.timerExtend, .timerRestart, .timerRename, .timerSkip]
+    /// claim protocol does not carry yet, and `timer.runs`, whose runs the shared schema does not keep.
+    static let refusedMethods: Set<RPCMethod> = [
+        .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRuns,
+    ]
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
     static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {

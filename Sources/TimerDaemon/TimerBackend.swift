@@ -88,6 +88,9 @@ protocol TimerBackend: AnyObject {
     func takeStartableActions() -> [ActionLaunch]
     /// Records that the runs taken from ``takeStartableActions()`` were started.
     func actionsStarted(_ launches: [ActionLaunch])
+    /// Keeps a run's captured output for `timer.runs`, before ``recordActionOutcome(_:outcome:)``
+    /// of the same run (a no-op where `timer.runs` is not served: Daemon+ActionOutput.swift).
+    func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput)
     /// Records how a run ended.
     ///
     /// - Returns: whether the timer still held the run, and the waits the event answered.

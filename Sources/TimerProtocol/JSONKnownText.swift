@@ -36,6 +36,7 @@ enum JSONKnownText {
             if matches(bytes, "timer.list") { return "timer.list" }
             if matches(bytes, "timer.wait") { return "timer.wait" }
             if matches(bytes, "timer.skip") { return "timer.skip" }
+            if matches(bytes, "timer.runs") { return "timer.runs" }
             return nil
         case 11:
             if matches(bytes, "timer.start") { return "timer.start" }

@@ -188,6 +188,9 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerSkip = "timer.skip"
     /// `{"timer": …}` or `{"allEnded": true}` → the removed (ended) timers, by ascending id.
     case timerRemove = "timer.remove"
+    /// `{"timer": …}` → ``ActionRunsResult``: the timer's kept on-finish action runs with their
+    /// output (read-only).
+    case timerRuns = "timer.runs"
 
     /// The method named `rawValue` (`"timer.start"`, …), or `nil` for any other text (case and
     /// spaces matter; the names are ASCII letters and dots, which no other text is canonically
@@ -207,6 +210,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
             case "timer.list": method = .timerList
             case "timer.wait": method = .timerWait
             case "timer.skip": method = .timerSkip
+            case "timer.runs": method = .timerRuns
             default: method = nil
             }
         case 11:

@@ -64,6 +64,8 @@ public struct TimerService: Sendable {
     public var maximumFiringsPerCall = 1_000
     /// The last `daemon.ping` result written, with the values it was written from (``pingResult()``).
     var pingCache: PingCache?
+    /// The captured output of recent action runs, for `timer.runs` (TimerService+Runs.swift).
+    var actionOutputs = ActionOutputLog()
 
     /// Creates a service around an engine.
     ///
@@ -373,6 +375,8 @@ public struct TimerService: Sendable {
         case .timerStatus:
             let snapshot = try engine.status(try Self.timerReference(params, method), requester: context.requester)
             return .result(try json(snapshot), changed: false)
+        case .timerRuns:
+            return .result(try runsResult(params, context: context), changed: false)
         case .timerList:
             try Self.allowOnly(["all"], in: params, method: method)
             let all: Bool

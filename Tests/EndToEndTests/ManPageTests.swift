@@ -82,8 +82,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "events",
-                "extend", "restart",
+                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
+                "events", "extend", "restart",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "help", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)

@@ -297,6 +297,11 @@ struct SharedHostsEndToEndTests {
         let extend = b.ctl(["extend", "x", "5m"])
         #expect(extend.status != 0)
         #expect(extend.stderr.contains("not available in shared mode"), "\(extend)")
+        // timer.runs too: the database keeps no action runs (SharedHost.refusedMethods).
+        let logs = b.ctl(["logs", "x"])
+        #expect(logs.status == 1)
+        #expect(
+            logs.stderr.hasPrefix("Error: timer.runs is not available in shared mode (timerd --shared); "), "\(logs)")
         // A name taken on another host gets the one-host daemon's error (it was the raw constraint
         // error `timerd_timers_live_name … SQLSTATE 23505`), with the holder's id.
         let first = a.ctl(["start", "30s", "--name", "dup", "--json"])

@@ -64,6 +64,11 @@ struct ProtocolDocumentationTests {
                 clock.advance(bySeconds: seconds)
                 pending += service.fireDueTimers().wakeups.map { String(decoding: $0.reply, as: UTF8.self) }
                 pending += service.takeNotifications().map { String(decoding: $0.line, as: UTF8.self) }
+            } else if line.hasPrefix("# "), let written = Self.actionOutput(in: line) {
+                // What the daemon does with a run's output before recording its outcome (Daemon+Actions.swift).
+                let kept = service.keepActionOutput(
+                    timer: written.timer, kind: written.kind, output: Array(written.text.utf8), truncated: false)
+                #expect(kept, "docs/protocol.md: \(line)")
             } else if line.hasPrefix("# "), let exit = Self.actionExit(in: line) {
                 // What the daemon does when an action's process exits (Daemon+Actions.swift).
                 let recorded = service.recordActionOutcome(timer: exit.timer, kind: exit.kind, outcome: exit.outcome)
@@ -98,6 +103,16 @@ struct ProtocolDocumentationTests {
             let kind = TimerAction.Kind(rawValue: words[3]), let timer = UInt64(words[7]), let status = Int32(words[11])
         else { return nil }
         return (timer, kind, .exited(status))
+    }
+
+    /// `# … the exec action of timer 4 writes "done\n"` → (4, exec, "done\n"): the text is a JSON string.
+    static func actionOutput(in line: String) -> (timer: UInt64, kind: TimerAction.Kind, text: String)? {
+        let words = line.split(separator: " ", maxSplits: 9).map(String.init)
+        guard words.count == 10, words[2] == "the", words[4] == "action", words[8] == "writes",
+            let kind = TimerAction.Kind(rawValue: words[3]), let timer = UInt64(words[7]),
+            case .string(let text) = JSONValue(parsing: Array(words[9].utf8))
+        else { return nil }
+        return (timer, kind, text)
     }
 
     /// `# … 300 s later` → 300.
