@@ -41,10 +41,10 @@ let package = Package(
         .target(name: "TimerSystem", dependencies: ["CLinux"]),
         // The `TimerStore` protocol and its file-journal and memory implementations.
         .target(name: "TimerStorage", dependencies: ["Countdown", "TimerModel", "TimerSystem"]),
-        // Issue 14: libpq, PostgreSQL's C client (Debian's libpq-dev), for the store several hosts share.
+        // libpq, PostgreSQL's C client (Debian's libpq-dev), for the store several hosts share.
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // Issue 14: a small connection layer over libpq and the PostgreSQL `TimerStore`.
+        // A small connection layer over libpq and the PostgreSQL `TimerStore`.
         .target(name: "TimerPostgres", dependencies: ["CLibPQ", "Countdown", "TimerModel", "TimerStorage"]),
         // The one reader of time zones (TZ, /etc/localtime, POSIX TZ strings) for timerd and timerpick;
         // Foundation's full zone data through DatePicking, so timerctl does not link it.
@@ -102,7 +102,7 @@ let package = Package(
             name: "TimerStorageTests",
             dependencies: ["TimerStorage", "TimerPostgres", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
-        // Issue 14: needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
+        // Needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
         .testTarget(
             name: "TimerPostgresTests",
             dependencies: ["TimerPostgres", "TimerStorage", "Countdown", "TimerModel", "TestSupport"]),
