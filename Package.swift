@@ -119,7 +119,7 @@ let package = Package(
             name: "TimerStorageTests",
             dependencies: ["TimerStorage", "TimerPostgres", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
-        // Issue 14: needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
+        // Needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
         .testTarget(
             name: "TimerPostgresTests",
             dependencies: ["TimerPostgres", "TimerStorage", "Countdown", "TimerModel", "TestSupport"]),

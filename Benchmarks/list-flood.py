@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Many clients asking for long listings at once (issue 10, item 5; docs/fairness.md).
+"""Many clients asking for long listings at once (docs/fairness.md).
 
 Usage: Benchmarks/list-flood.py TIMERD [TIMERS [CLIENTS [REQUESTS]]]
 Starts TIMERD in a temporary directory, starts TIMERS one-step timers (default 3000), then opens

@@ -1,4 +1,4 @@
-// Measures CalendarExpression.nextElapse for typical expressions (issue 13, acceptance 4), with one
+// Measures CalendarExpression.nextElapse for typical expressions (docs/performance.md), with one
 // Foundation `Calendar.nextDate(after:matching:)` search as a reference.
 //
 // Usage: swift run -c release CalendarBenchmark [--quick]

@@ -1,4 +1,4 @@
-// The commands for the deployed-shape benchmark (issue 11): per-operation latencies, a private
+// The commands for the deployed-shape benchmark: per-operation latencies, a private
 // NOTIFY_SOCKET that reads what the daemon sends, and the Redis references (a delayed queue's data
 // in RESP for `redis-cli --pipe`, and exec to a loaded dataset).
 import Glibc

@@ -1,6 +1,6 @@
 import Glibc
 
-// Issue 13 (recurring timers): daemon lateness with many recurring timers. `count` timers on
+// Recurring timers: daemon lateness with many recurring timers. `count` timers on
 // `*:*:S/10 UTC` with S = 0.000 … 9.999 (the i-th timer at S = (i mod 10,000) ms): every timer
 // elapses every 10 s, and the daemon has one elapse due every millisecond (count / 10,000 timers
 // per instant). After `--window` seconds, daemon.stats gives the lateness of the most recent

@@ -307,7 +307,7 @@ func lateness(_ options: Options) {
     }
     let waitUntil = firstDeadline + 1_500_000_000
     _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
-    // Watchers (issue 11): subscribers that read every event until the window ends, in a child
+    // Watchers: subscribers that read every event until the window ends, in a child
     // process; subscribed after the load, whose 10,000 `started` events would otherwise fan out to
     // them and, on a busy machine, push the load past the first deadline.
     let watcher = watchEvents(

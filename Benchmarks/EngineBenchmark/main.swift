@@ -5,7 +5,7 @@
 // Prints one JSON object: the medians over R rounds of inserts/s and cancels/s for the engine and
 // the queue, the engine's resident-memory growth per timer, and the cost of single operations by
 // another user while the N timers are live (ns per start, status, stop, and list of 10 timers):
-// the scaling table compares them across N (issue 11).
+// the scaling table compares them across N.
 import Countdown
 import Foundation
 

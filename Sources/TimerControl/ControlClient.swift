@@ -167,7 +167,7 @@ final class ControlClient {
         var line = #"{"jsonrpc":"2.0","id":"# + String(id) + #","method":"# + RequestJSON.string(method.rawValue)
         line += #","params":{"# + params.jsonMembers.joined(separator: ",") + "}}\n"
         // A daemon at its connection limit writes its refusal and closes: read it before writing
-        // (issue 10 item 13), or the write meets a closed socket.
+        // (Daemon+ConnectionIO.swift acceptClients), or the write meets a closed socket.
         if id == 1, let refusal = pendingRefusal(timeoutMilliseconds: 0) { throw refusal }
         do {
             try Self.writeAllWithoutSignal(fd, Array(line.utf8))

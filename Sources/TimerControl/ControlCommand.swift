@@ -221,7 +221,7 @@ public enum ControlCommand {
                 output.out(
                     "timerd \(result.version) (protocol \(result.protocolVersion), pid \(result.pid)) on \(client.socketPath)\n"
                 )
-                // Issue 14: where the timers are kept, and the host's name in a shared store.
+                // Where the timers are kept, and the host's name in a shared store.
                 if let store = result.store { output.out("store: \(store)\n") }
                 if let hostID = result.hostID { output.out("host: \(hostID)\n") }
             }

@@ -99,7 +99,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--all": all = true
         case "--all-ended": allEnded = true
         case "--socket":
-            // An empty or over-long path can name no socket: a usage error, exit 64 (issue 10 item 14).
+            // An empty or over-long path can name no socket: a usage error, exit 64 (sun_path holds 107 bytes).
             do throws(UnixSocket.AddressError) {
                 try UnixSocket.checkPath(value)
             } catch {

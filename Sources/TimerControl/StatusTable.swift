@@ -23,7 +23,7 @@ enum StatusTable {
         _ timers: [TimerInfo], color: Bool, now: Date = Date(), clock: LocalClock = .system
     ) -> String {
         let showsEnd = timers.contains { $0.endsAt != nil && $0.recurrence == nil }
-        // Recurring timers (issue 13): a NEXT column with the next elapse, and their rule and
+        // Recurring timers: a NEXT column with the next elapse, and their rule and
         // elapse count where a one-shot timer has its progress bar.
         let showsNext = timers.contains { $0.recurrence != nil }
         var header = ["ID", "NAME", "STATE", "REMAINING", "PROGRESS"]

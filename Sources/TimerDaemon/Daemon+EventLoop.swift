@@ -105,7 +105,7 @@ extension Daemon {
     }
 
     /// `"\(event) (uid \(uid))"`, the log line of a request's event, written as UTF-8 bytes and
-    /// made a String once (the interpolation cost 1,200 instructions per pipelined start, issue 11).
+    /// made a String once (an interpolation builds and copies pieces on every pipelined start).
     ///
     /// - Parameters:
     ///   - event: what the request did (`ServiceOutcome.event`).
@@ -135,8 +135,8 @@ extension Daemon {
 
     /// Fires the timers due now in the middle of a turn, between two slices of its work (one ready
     /// descriptor, one request, a slice of ``deliverNotifications()``, one connection's flush), so
-    /// that a firing waits for at most one slice rather than for the whole turn (issue 11: with 100
-    /// subscribers, one turn's fan-out took milliseconds). The firing instant is the one the
+    /// that a firing waits for at most one slice rather than for the whole turn (with 100
+    /// subscribers, one turn's fan-out takes milliseconds). The firing instant is the one the
     /// engine records (`daemon.stats` lateness).
     ///
     /// What the firings produce goes where a firing at the top of the next turn would put it:

@@ -22,7 +22,7 @@ extension Daemon {
 
     /// After the turn's commit: takes the backend's notifications, in order, all at once
     /// (appending each request's to a list of the daemon's, 100 per event with 100 subscribers,
-    /// copied every one of them; docs/performance.md), and offers each to its connection's backlog, which a
+    /// copied every one of them), and offers each to its connection's backlog, which a
     /// slow client overflows into a `timer.gap` (reason `slow`), and marks the connection for the
     /// turn's flush.
     ///

@@ -1,8 +1,8 @@
 import TimerSystem
 
 /// The per-connection time-outs (an incomplete request line, an idle connection) without a walk of
-/// every connection on every turn (issue 11: with 1,000 silent connections, the walks of each turn
-/// took a ping round trip from 12 µs to 35 µs here; docs/performance.md).
+/// every connection on every turn (with 1,000 silent connections, such walks on each turn would
+/// make every ping's round trip several times longer).
 ///
 /// A connection's deadlines can only come earlier when something happens to it, and everything
 /// that happens to a connection goes through accepting, serving or flushing it, which record its

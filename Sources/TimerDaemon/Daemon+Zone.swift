@@ -2,7 +2,7 @@ import Countdown
 import Foundation
 import TimerSystem
 
-/// The system zone's watch (issue 13): calendar timers that follow the system zone are re-timed when
+/// The system zone's watch: calendar timers that follow the system zone are re-timed when
 /// `/etc/localtime` (or `TIMERD_LOCALTIME`) names another zone (docs/calendar.md, "Zones").
 extension Daemon {
     /// The epoll token of the inotify watch of the system zone's file. Not 4: the backend's descriptor

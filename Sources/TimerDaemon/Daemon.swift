@@ -71,14 +71,14 @@ public final class Daemon {
     /// The connections with replies queued this turn, written after the turn's commit, in the
     /// order they were marked (``markForFlush(_:)``; each once: `Connection.isFlushPending`). An
     /// array and a flag instead of a `Set`: hashing the token on each reply and clearing the set
-    /// each turn were about 400 instructions per ping in callgrind (issue 11).
+    /// each turn were a visible share of every ping (callgrind).
     var pendingFlush: [UInt64] = []
     /// The tokens of ``pendingFlush`` being written by this turn's commit: the two arrays swap, so
-    /// that neither is reallocated on each turn (issue 11: a ping's turn allocated a set).
+    /// that neither is reallocated on each turn (a set would be allocated on every ping's turn).
     var flushingTokens: [UInt64] = []
     /// Connections accepted, served or flushed this turn: only their time-outs can have come
     /// earlier (Daemon+Housekeeping.swift). Each once (`Connection.isTouched`), in an array: a
-    /// `Set` hashed the token twice per ping and was cleared every turn (issue 11).
+    /// `Set` would hash the token twice per ping and be cleared every turn.
     var touchedTokens: [UInt64] = []
     /// Connections with a streamed listing (Daemon+Streaming.swift).
     var streamingTokens: Set<UInt64> = []
@@ -202,7 +202,7 @@ public final class Daemon {
             listener = FileDescriptor(adopting: inherited)
             socketClaim = nil
         } else {
-            // The lock next to the socket makes the stale check, unlink and bind one step (item 12).
+            // The lock next to the socket makes the stale check, unlink and bind one step (SocketFileClaim).
             let claim = try SocketFileClaim(path: socketPath)
             let (fd, removedStale) = try claim.listen(mode: mode_t(options.socketMode), backlog: 1_024)
             socketClaim = claim
@@ -221,7 +221,7 @@ public final class Daemon {
         reserve = DescriptorReserve(wanted: config.maximumConnections + 64)
         // 5. Signals.
         // SIGQUIT stops cleanly like SIGTERM (the runtime would print a crash report and go on);
-        // SIGABRT, the watchdog's signal, ends the process at once (AbortSignal; issue 10 item 15).
+        // SIGABRT, the watchdog's signal, ends the process at once (AbortSignal).
         signals = try SignalPipe(catching: catchesSignals ? [SIGTERM, SIGINT, SIGQUIT, SIGHUP] : [])
         if catchesSignals { try AbortSignal.install() }
         // 6. Timers, and the loop that watches all of them.

@@ -52,7 +52,7 @@ public enum DaemonCommand {
         return daemon.run()
     }
 
-    /// `timerd --migrate-only` (issue 14): creates or migrates the PostgreSQL schema that
+    /// `timerd --migrate-only`: creates or migrates the PostgreSQL schema that
     /// `--store` (or the configuration's `store`) names, prints what it did, and exits.
     ///
     /// - Parameter options: the parsed command line.
@@ -93,7 +93,7 @@ public enum DaemonCommand {
     /// ``LogLine``: a journal priority `<N>` when stderr is the journal, else an ISO 8601 time.
     static func printError(_ line: String) {
         // The prefix is added by LogLine as bytes, not by a new String: a pipelined start logs a
-        // line, and the generic prefix tests plus the concatenation were 5 % of it (issue 11).
+        // line, and the generic prefix tests plus the concatenation were a visible share of it.
         let isMarked =
             LogLine.hasPrefix(line, "timerd: ") || LogLine.hasPrefix(line, "Error: ")
             || LogLine.hasPrefix(line, "WARNING: ")

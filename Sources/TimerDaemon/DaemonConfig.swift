@@ -21,12 +21,12 @@ import TimerSystem
 public struct DaemonConfig: Sendable, Equatable {
     /// `history_limit`: how many ended timers are kept, 0…1,000,000 (default 1,000).
     public var historyLimit = 1_000
-    /// `store`: the PostgreSQL database to keep the timers in (issue 14; a libpq connection string
+    /// `store`: the PostgreSQL database to keep the timers in (a libpq connection string
     /// or URI, no password), or `nil` for the state directory. `--store` wins over it; a reload
     /// does not switch stores (read at start-up only).
     public var storeConnection: String?
     /// `shared`: `yes` serves the `store` schema's timers together with other timerd hosts
-    /// (issue 14, docs/multihost.md form 2); `no` (the default) as its only writer. `--shared`
+    /// (docs/multihost.md form 2); `no` (the default) as its only writer. `--shared`
     /// wins; read at start-up only.
     public var shared = false
     /// `history_max_age`: how long an ended timer is kept, in seconds (default 7 days, 604,800 s).
@@ -141,7 +141,7 @@ public struct DaemonConfig: Sendable, Equatable {
                     throw fail("idle_timeout: \(error)")
                 }
             case "store":
-                // Issue 14: a PostgreSQL connection string or URI; checked when timerd connects.
+                // A PostgreSQL connection string or URI; checked when timerd connects.
                 guard !value.isEmpty else { throw fail("store needs a PostgreSQL connection string") }
                 config.storeConnection = value
             case "shared":

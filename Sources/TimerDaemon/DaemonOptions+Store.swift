@@ -22,7 +22,7 @@ extension DaemonOptions {
 }
 
 extension DaemonOptions {
-    /// The PostgreSQL store (issue 14) over `connectionString`, as this host.
+    /// The PostgreSQL store over `connectionString`, as this host.
     ///
     /// - Parameters:
     ///   - connectionString: a libpq connection string or URI, without a password.

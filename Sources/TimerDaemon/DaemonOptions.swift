@@ -51,7 +51,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Whether to start when saved changes are missing (`StateLossPolicy/accept`,
     /// `--accept-state-loss`) or to refuse with exit 65 (`StateLossPolicy/refuse`, the default).
     public var stateLossPolicy: StateLossPolicy = .refuse
-    /// `--store CONNINFO` (issue 14): keep the timers in the PostgreSQL database this libpq
+    /// `--store CONNINFO`: keep the timers in the PostgreSQL database this libpq
     /// connection string or `postgresql://` URI names instead of the state directory; `nil` takes
     /// ``DaemonConfig``'s `store`, and without either the file store stays.
     public var storeConnection: String?
@@ -70,7 +70,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var hostID: String?
     /// `--migrate-only`: create or migrate the PostgreSQL schema, then exit.
     public var migrateOnly = false
-    /// `--shared` (issue 14): with `--store`, serve the schema's timers together with other timerd
+    /// `--shared`: with `--store`, serve the schema's timers together with other timerd
     /// hosts (docs/multihost.md, form 2) instead of as its only writer; also `shared=yes` in the
     /// configuration file.
     public var shared = false
@@ -161,7 +161,7 @@ public struct DaemonOptions: Sendable, Equatable {
         }
         switch longName {
         case "--socket":
-            // An empty or over-long path can name no socket (issue 10 item 14).
+            // An empty or over-long path can name no socket (sun_path holds 107 bytes).
             do throws(UnixSocket.AddressError) {
                 try UnixSocket.checkPath(text)
             } catch {

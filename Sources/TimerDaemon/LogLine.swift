@@ -54,8 +54,8 @@ enum LogLine: Equatable, Sendable {
     static func priority(of line: Substring) -> Int {
         // Byte comparisons: the prefixes are ASCII, and String.hasPrefix's Unicode comparison was
         // a visible cost of every event line (docs/performance.md). Compared with memcmp over the
-        // line's contiguous UTF-8: the generic `starts(with:)` of two UTF-8 views cost 2,600
-        // instructions per logged start in callgrind (issue 11, fourth round).
+        // line's contiguous UTF-8: the generic `starts(with:)` of two UTF-8 views steps
+        // both indexes byte by byte on every logged line.
         var line = line
         return line.withUTF8 { bytes in
             var text = UnsafeRawBufferPointer(bytes)
@@ -139,8 +139,8 @@ enum LogLine: Equatable, Sendable {
     /// The text up to its first newline.
     static func firstLine(of text: String) -> Substring {
         // Searched in the UTF-8 bytes, not Characters (a newline is one ASCII byte), with memchr
-        // over the contiguous bytes: the generic `firstIndex(of:)` of the UTF-8 view stepped index by
-        // index, 900 instructions per logged start in callgrind (issue 11).
+        // over the contiguous bytes: the generic `firstIndex(of:)` of the UTF-8 view steps index by
+        // index on every logged line.
         var text = text
         let offset = text.withUTF8 { bytes -> Int? in
             guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }

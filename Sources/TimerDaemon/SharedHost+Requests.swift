@@ -210,7 +210,7 @@ extension SharedHost {
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
-        // Recurring timers (issue 13) live in the one-host engine; the shared schema has no recurrence yet.
+        // Recurring timers live in the one-host engine; the shared schema has no recurrence yet.
         for key in ["on", "every", "from", "skipMissed", "randomizedDelay"] where params[key] != nil {
             throw RPCError(
                 .methodNotFound,

@@ -7,7 +7,7 @@ import TimerProtocol
 import TimerService
 import TimerSystem
 
-/// timerd's shared mode (`--shared` with `--store`, issue 14, docs/multihost.md "Form 2"): this
+/// timerd's shared mode (`--shared` with `--store`, docs/multihost.md "Form 2"): this
 /// host is one of several front ends of one set of timers in a PostgreSQL schema, which is the only
 /// copy of them. Every request is statements of ``PostgresTimerQueue`` under the requester's uid;
 /// every deadline is decided by the database's clock; timers fall due by claims under a lease and a

@@ -106,8 +106,8 @@ final class SystemdLink {
     static func statusLine(of engine: TimerEngine) -> String { statusLine(engine.statusSummary()) }
 
     /// The status line from the engine's counters (``TimerEngine/statusSummary()``): what the
-    /// daemon sends once a second, without listing the timers (issue 11: a listing took 2.1 s at
-    /// a million timers, and nothing fired meanwhile).
+    /// daemon sends once a second, without listing the timers (a listing takes seconds at
+    /// a million timers, and nothing fires meanwhile).
     ///
     /// - Parameter summary: the counts and the time to the next end.
     /// - Returns: one short line, as ``statusLine(_:)-([TimerSnapshot])`` would give.

@@ -97,8 +97,8 @@ public enum ISO8601 {
     /// The instant of a timestamp that ``hasValidFields(_:)`` accepts, computed from its fields
     /// (days from the civil date by Howard Hinnant's "chrono-Compatible Low-Level Date
     /// Algorithms", then the time of day, the fraction and the offset) instead of through
-    /// `Date.ISO8601FormatStyle`, whose first parse in a process builds a Gregorian calendar: about
-    /// 1.4 million instructions, a quarter of a whole `timerctl status` (issue 11). For display in
+    /// `Date.ISO8601FormatStyle`, whose first parse in a process builds a Gregorian calendar:
+    /// a large share of a whole `timerctl status` (docs/performance.md). For display in
     /// `timerctl` (rounded to seconds or minutes there): the result may differ from ``date(from:)``
     /// in the last bits of the `Double` (a test bounds it by a microsecond), so the service, whose
     /// parsed times are kept, still uses ``date(from:)``.

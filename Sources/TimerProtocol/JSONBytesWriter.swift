@@ -56,7 +56,7 @@ package struct JSONBytesWriter {
     /// - Parameter value: the integer.
     package mutating func integer(_ value: Int64) {
         // Written backwards into 20 bytes on the stack (a sign and 19 digits hold any Int64), then
-        // appended at once: one append per digit was 1,300 instructions per reply (issue 11).
+        // appended at once: one append per digit would cost a call and a capacity check per digit.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
             var magnitude = value.magnitude
@@ -91,7 +91,7 @@ package struct JSONBytesWriter {
     /// - Parameter value: the string.
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escape: then one bulk append instead of one per byte (issue 11).
+        // Most strings need no escape: then one bulk append instead of one per byte.
         let isPlain =
             value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
                 guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })

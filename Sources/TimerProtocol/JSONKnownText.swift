@@ -2,8 +2,8 @@
 /// used parameter names), recognised by their bytes so that the reader hands out a literal instead
 /// of making a new `String` from the bytes.
 ///
-/// Making a `String` validates and copies the bytes: about 150 instructions for each of the five
-/// strings of a `daemon.ping` request in callgrind (issue 11). A literal is the same `String`
+/// Making a `String` validates and copies the bytes, for each of the five
+/// strings of a `daemon.ping` request. A literal is the same `String`
 /// value (same characters, so `==`, hashing and the replies are unchanged); only its making is
 /// cheaper. The length is compared first, so text of any other length costs one switch.
 /// `JSONKnownTextTests` checks every entry and its near misses against `String(decoding:as:)`.

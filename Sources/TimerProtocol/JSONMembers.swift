@@ -4,7 +4,7 @@ import TimerModel
 ///
 /// A JSON-RPC request has four members and its `params` a handful (docs/protocol.md): for so few a
 /// linear search by name is cheaper than hashing every name into a `Dictionary`, which cost
-/// about a tenth of a pipelined `timer.start` (hashing, table allocation; callgrind, issue 11).
+/// about a tenth of a pipelined `timer.start` (hashing, table allocation; callgrind).
 /// Of duplicate names the first counts, as in ``JSONValue/object(_:)`` (and `JSONDecoder`): the
 /// subscript returns the first member with the name; ``keys`` lists every name as sent.
 package struct JSONMembers: Sendable, ExpressibleByDictionaryLiteral {

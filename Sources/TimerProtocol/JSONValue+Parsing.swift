@@ -244,7 +244,7 @@ private struct JSONByteParser {
         guard depth <= JSONValue.maximumDepth else { return nil }
         index += 1  // {
         // Room for a request's members without regrowing (jsonrpc, id, method, params): growing
-        // from empty rehashed the table twice per request (docs/performance.md, issue 11).
+        // from empty would rehash the table twice per request.
         var object = [String: JSONValue](minimumCapacity: 4)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -415,7 +415,7 @@ private struct JSONByteParser {
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 // ASCII is valid UTF-8: `decoding` then replaces nothing, and skips the generic
-                // validation (a tenth of a pipelined start in callgrind, issue 11).
+                // validation (a tenth of a pipelined start in callgrind).
                 // The request's recurring strings are handed out as literals (JSONKnownText).
                 guard isASCII else { return String(validating: text, as: UTF8.self) }
                 return JSONKnownText.text(text) ?? String(decoding: text, as: UTF8.self)
@@ -552,7 +552,7 @@ private struct JSONByteParser {
         if let fraction, fraction.digits <= 22 {
             // Clinger's fast path: a mantissa below 10^15 (< 2^53) and 10^digits (≤ 10^22) are both
             // exact Doubles, so one IEEE division rounds correctly, to what strtod returns for
-            // the text (`86400.0`, `0.25`); the String and strtod cost 600 instructions a number.
+            // the text (`86400.0`, `0.25`); a String and strtod would cost an allocation and a copy per number.
             let magnitude = Double(fraction.mantissa) / Self.powersOfTen[fraction.digits]
             return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
         }

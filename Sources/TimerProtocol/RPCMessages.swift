@@ -197,7 +197,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     /// equivalent to, so comparing the UTF-8 length first refuses nothing `==` would accept).
     ///
     /// Written out instead of the synthesized look-up, which built the table of names and compared
-    /// them one by one (about 500 instructions per request in callgrind, issue 11): the length picks
+    /// them one by one (on every request): the length picks
     /// at most six candidates. `RPCMethodLookupTests` checks it against every case's `rawValue`.
     ///
     /// - Parameter rawValue: a request's `method`.
@@ -272,7 +272,7 @@ public struct PingResult: Sendable, Hashable, Codable {
     /// The daemon's process id.
     public var pid: Int32
     /// Where the daemon keeps its timers (`file /var/lib/timerd`, `postgresql host=/run/pg …`);
-    /// absent from daemons before issue 14.
+    /// absent from older daemons.
     public var store: String?
     /// The host's name in a store several hosts share (`timerd --host-id`); absent for a store of
     /// one host.

@@ -19,7 +19,7 @@ public struct StatsResult: Sendable, Hashable, Codable {
     /// or a wall-clock step moved it into the past (their lateness is the machine's, not the loop's,
     /// and is not in ``latenessMicroseconds``); `nil` (left out) in a user's own view and in shared mode.
     public var catchUpTimers: Int?
-    /// The figures of a store several hosts share (`timerd --shared`, issue 14); `nil` (left out)
+    /// The figures of a store several hosts share (`timerd --shared`); `nil` (left out)
     /// otherwise.
     public var store: StoreStats?
 

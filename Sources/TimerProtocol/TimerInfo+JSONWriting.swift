@@ -9,7 +9,7 @@ extension TimerInfo {
     package func write(to writer: inout JSONBytesWriter) throws(JSONBytesWriter.NonFiniteNumber) {
         // Each key is written with its quotes and colon (and the comma before it) in one `raw`
         // append: four appends per key with `key(_:)` were 7 % of a pipelined start in callgrind
-        // (issue 11). Keys in sorted order: children, createdAt, currentChild, duration, elapsed,
+        // Keys in sorted order: children, createdAt, currentChild, duration, elapsed,
         // endedAt, endsAt, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state.
         writer.bytes.append(UInt8(ascii: "{"))
         if let children {
@@ -65,7 +65,7 @@ extension TimerInfo {
     }
 
     /// Writes `"name":"value",`; `key` is the member's name already quoted with its colon: one
-    /// append per key instead of four (issue 11).
+    /// append per key instead of four.
     private func field(_ key: StaticString, _ value: String, _ writer: inout JSONBytesWriter) {
         writer.raw(key)
         writer.string(value)
@@ -80,7 +80,7 @@ extension ProgressSnapshot {
         writer.integer(completedUnitCount)
         writer.raw(#","fractionCompleted":"#)
         try writer.number(fractionCompleted)
-        // Each Boolean with its key in one append (issue 11): the same text as key, then `bool`.
+        // Each Boolean with its key in one append: the same text as key, then `bool`.
         writer.raw(isCancelled ? #","isCancelled":true"# : #","isCancelled":false"#)
         writer.raw(isFinished ? #","isFinished":true"# : #","isFinished":false"#)
         writer.raw(isIndeterminate ? #","isIndeterminate":true"# : #","isIndeterminate":false"#)

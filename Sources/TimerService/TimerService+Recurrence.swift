@@ -8,7 +8,7 @@ import TimerProtocol
     import Foundation
 #endif
 
-/// The parameters of a recurring `timer.start` (issue 13; docs/protocol.md, "Recurring timers").
+/// The parameters of a recurring `timer.start` (docs/protocol.md, "Recurring timers").
 extension TimerService {
     /// `on` (a calendar expression, with the requester's `timeZone` when it has one) or `every` (a
     /// period, with an optional first elapse `from`), with `skipMissed` and `randomizedDelay`; `nil`

@@ -61,7 +61,7 @@ extension TimerService {
     /// `durations`) is written straight from the snapshot (``writePlain(_:to:)``), without a
     /// `TimerInfo` and its strings; any other goes through `TimerInfo.write`. Building the reply
     /// twice (the result, then the line around it) and the `TimerInfo` were a fifth of a pipelined
-    /// start in callgrind (issue 11). `ReplyLineTests` compare both paths on many snapshots.
+    /// start in callgrind. `ReplyLineTests` compare both paths on many snapshots.
     ///
     /// - Parameters:
     ///   - id: the request's id (`.null` for a notification, whose line is then dropped).

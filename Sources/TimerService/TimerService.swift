@@ -124,7 +124,7 @@ public struct TimerService: Sendable {
             return outcome
         }
         // What JSONDecoder accepted once is still accepted (trailing commas, a BOM, UTF-16 …).
-        // A request object is read into member lists, not dictionaries (issue 11); anything else
+        // A request object is read into member lists, not dictionaries (JSONMembers); anything else
         // is parsed again as a JSONValue only to say what it is.
         let object: JSONMembers
         let parsedParams: JSONMembers?
@@ -276,7 +276,7 @@ public struct TimerService: Sendable {
     /// The `daemon.ping` result, `{"hostID":…,"pid":…,"protocolVersion":…,"store":…,"version":…}`:
     /// written once and reused while ``pid``, ``storeDescription`` and ``hostID`` stay the same
     /// (compared on each call, so a changed value is never answered with the old one). Writing it
-    /// (the store's path escaped byte by byte) was a tenth of a ping in callgrind (issue 11).
+    /// (the store's path escaped byte by byte) was a tenth of a ping in callgrind.
     mutating func pingResult() -> [UInt8] {
         if let cache = pingCache, cache.pid == pid, cache.store == storeDescription, cache.hostID == hostID {
             return cache.bytes
@@ -350,7 +350,7 @@ public struct TimerService: Sendable {
                 durations: durations, name: name, owner: context.uid, quota: quota, action: action)
             // The same text as "started timer \(label), \(durations joined by spaces)\(actionText)",
             // written as UTF-8 bytes and made a String once: the interpolation and concatenations
-            // appended piece by piece and were a tenth of a pipelined start in callgrind (issue 11).
+            // appended piece by piece and were a tenth of a pipelined start in callgrind.
             var event: [UInt8] = []
             event.reserveCapacity(48 + actionText.utf8.count)
             event.append(contentsOf: "started timer ".utf8)

@@ -7,8 +7,7 @@ import Glibc
 /// runtime's backtracer catches `SIGABRT` to print a crash report; for a signal sent with
 /// `kill` (not raised by `abort()` in the process) its handler returns and the process goes on:
 /// measured here, a debug timerd printed its backtrace in 0.26 s and was still running 10 minutes
-/// later. Under the watchdog that meant a hung daemon was replaced only after 30 s (issue 10
-/// item 15).
+/// later. Under the watchdog that meant a hung daemon was replaced only after 30 s.
 ///
 /// ``install()`` replaces that handler for `SIGABRT` alone: the handler writes one line to
 /// stderr (the journal keeps it), restores the default action and raises the signal again, so the

@@ -6,7 +6,7 @@ import Glibc
 /// ``UnixSocket/listen(_:mode:backlog:)`` alone is not atomic: two daemons started at the same
 /// moment on a path holding a stale socket can both find nobody answering, and the second then
 /// unlinks the first one's fresh socket and binds its own. Both run, one unreachable, and
-/// stopping that one unlinked the live daemon's socket (issue 10 item 12).
+/// stopping that one unlinked the live daemon's socket.
 ///
 /// The claim takes `flock(2)` (`LOCK_EX | LOCK_NB`) on `<path>.lock` before it looks at the path,
 /// and holds it for the daemon's life; the kernel drops it when the process exits, even on

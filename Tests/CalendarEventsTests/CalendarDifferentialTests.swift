@@ -4,7 +4,7 @@ import Testing
 
 @testable import CalendarEvents
 
-/// Acceptance 1 of issue 13: the library against `systemd-analyze calendar` on this machine.
+/// The library against `systemd-analyze calendar` on this machine.
 ///
 /// Expected values come from systemd itself: for thousands of seeded random expressions and base times in
 /// seven zones, the normalized form and the next 10 elapses must equal what `systemd-analyze calendar
@@ -23,7 +23,7 @@ struct CalendarDifferentialTests {
     func randomExpressionsMatchSystemd() throws {
         guard let executable = SystemdAnalyzeOracle.path else {
             let message =
-                "systemd-analyze is not installed: the differential test of issue 13 cannot run. Install it with"
+                "systemd-analyze is not installed: the calendar differential test cannot run. Install it with"
                 + " `apt-get install systemd` (.ci/run does this)."
             Issue.record(Comment(rawValue: message))
             return

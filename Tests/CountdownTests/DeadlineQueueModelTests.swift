@@ -5,7 +5,7 @@ import Testing
 
 /// The deadline queue against the plainest model of it: a dictionary id → deadline, whose
 /// earliest entry (ties by id) is found by sorting. The sifts move a hole instead of swapping
-/// (issue 11, fifth round); these tests prove the order and the id → position index survive
+/// (DeadlineQueue.swift); these tests prove the order and the id → position index survive
 /// every mix of insert, move earlier, move later, remove and pop.
 @Suite("DeadlineQueue: the same answers as a sorted model")
 struct DeadlineQueueModelTests {

@@ -5,9 +5,9 @@ import TimerModel
 
 @testable import Countdown
 
-/// Issue 11: the per-request and per-tick paths touch O(1) records, whatever other users hold.
+/// The per-request and per-tick paths touch O(1) records, whatever other users hold.
 /// Counted with a ``RecordProbe`` (every read, write and scanned slot of the record table), not timed.
-@Suite("Per-request and per-tick costs do not grow with other users' timers (issue 11)")
+@Suite("Per-request and per-tick costs do not grow with other users' timers")
 struct EngineCountersTests {
     private let bulkUser: UInt32 = 1_000
     private let otherUser: UInt32 = 2_000
@@ -18,8 +18,8 @@ struct EngineCountersTests {
     }
 
     /// 100,000 timers of one user, then one start by another user under a quota and one status
-    /// summary. Before issue 11 the quota check scanned every record (100,000 visits) and the
-    /// status line listed them all (100,000 visits plus a sort); now the start writes its own
+    /// summary. A quota check that scanned every record would make 100,000 visits, and a
+    /// status line that listed them all 100,000 visits plus a sort; the start writes its own
     /// record (1 visit) and the summary reads the one record at the head of the deadline queue
     /// (1 visit: every bulk timer has the same deadline, so the walk stops at the second entry
     /// without reading it).
@@ -80,7 +80,7 @@ struct EngineCountersTests {
         for step in 0..<3_000 {
             let owner = UInt32(1_000 + random.next() % 5)
             let id = 1 + random.next() % max(1, engine.snapshot.nextID)
-            // Cases 6-9: the edits of issue 12 (restart, remove, extend, skip), which move records
+            // Cases 6-9: the edits (restart, remove, extend, skip), which move records
             // between live and ended and in and out of the table.
             switch random.next() % 10 {
             case 0, 1:

@@ -4,7 +4,7 @@ import Testing
 @testable import Countdown
 
 /// `OwnerTable` remembers the slot of the owner last written and moves the last entry into a
-/// removed one's slot (issue 11, fifth round): these tests compare it, after every operation, with
+/// removed one's slot: these tests compare it, after every operation, with
 /// the `[UInt32: OwnerTimers]` dictionary it replaced, so a stale remembered slot or a wrong move
 /// would show up as a different entry.
 @Suite("OwnerTable: the same entries as a dictionary")

@@ -192,10 +192,10 @@ struct TimerEngineActionTests {
 struct TimerRecordLayoutTests {
     @Test("A record is 64 bytes, and 64 in the record table's optional slot")
     func size() {
-        // Issue 11, fourth round (TimerRecord.swift's layout comment): id 8, owner 4, state 1,
+        // TimerRecord.swift's layout comment: id 8, owner 4, state 1,
         // missed 1, wall slot tag 1 (+1 padding), accumulated 8, runStart 8, total nanoseconds 8,
-        // createdAt 8, the wall slot 8, the spill reference 8 = 64. It was 112 before (104 plus the
-        // extensions array of issue 12). The record table keeps `TimerRecord?`: the tag fits in
+        // createdAt 8, the wall slot 8, the spill reference 8 = 64 (extensions live in the
+        // spill, not inline). The record table keeps `TimerRecord?`: the tag fits in
         // the spare values of `state`, so a slot is 64 bytes too.
         #expect(MemoryLayout<TimerRecord>.size == 64)
         #expect(MemoryLayout<TimerRecord>.stride == 64)

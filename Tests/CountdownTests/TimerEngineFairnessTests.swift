@@ -15,8 +15,8 @@ struct TimerEngineFairnessTests {
         return TimerEngine(clock: clock, historyLimit: historyLimit)
     }
 
-    /// The attack of issue 10, item 3: with `--history-limit 10`, 12 stops by user B removed user
-    /// A's ended timer. The limit is per owner, so A's one ended timer stays.
+    /// The attack: with `--history-limit 10`, 12 stops by user B would remove user
+    /// A's ended timer if the limit were global. The limit is per owner, so A's one ended timer stays.
     @Test("Another user's ended timers never evict yours")
     func historyIsPerOwner() throws {
         var engine = makeEngine(historyLimit: 10)

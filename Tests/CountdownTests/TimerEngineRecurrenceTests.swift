@@ -5,7 +5,7 @@ import TimerModel
 
 @testable import Countdown
 
-// Issue 13, recurring timers: a manual clock drives the engine as timerd's loop does (sleep to
+// Recurring timers: a manual clock drives the engine as timerd's loop does (sleep to
 // `nextDeadline`, then `fireDueTimers`), and each test asserts the exact elapse instants, the
 // number of `elapsed` events and the number of loop wake-ups. Expected instants are worked out by
 // hand from the expression (comments), or, around daylight-saving transitions, taken from

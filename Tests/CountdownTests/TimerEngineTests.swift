@@ -482,7 +482,7 @@ struct TimerEngineCountingTests {
         UnitCase(seconds: 1_500, units: 1_500_000),
         UnitCase(seconds: 0.0005, units: 1),  // 500 µs: rounded up to 1 ms
         UnitCase(seconds: 0.0015, units: 2),  // 1.5 ms: rounded up
-        // 1 µs, the shortest duration since issue 10 item 17 (this case was 1e-10 s, now refused).
+        // 1 µs, the shortest duration (DurationParser.minimumSeconds; 1e-10 s is refused).
         UnitCase(seconds: 1e-6, units: 1),
         UnitCase(seconds: 31_622_400, units: 31_622_400_000),
     ]

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TimerModel
 
-// Issue 13, "Defects in today's one-shot time handling": wall-clock steps before a reboot, boards
+// One-shot time handling (docs/time.md): wall-clock steps before a reboot, boards
 // without a real-time clock, overdue timers in slices, and one rule for missed/endedAt/duration.
 // Instants are fixed in UTC (the wall clock of the engine is an instant, not a zone).
 

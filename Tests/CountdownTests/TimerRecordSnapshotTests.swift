@@ -6,7 +6,7 @@ import TimerModel
 @testable import Countdown
 
 /// `TimerRecord.snapshot(at:wallNow:)` takes a short path for a record without a spill (every
-/// start's reply; issue 11, fifth round). The general path was the only one before and handles any
+/// start's reply). The general path handles any
 /// record, so the short one must give exactly its values.
 @Suite("TimerRecord: a plain record's short snapshot path")
 struct TimerRecordSnapshotTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DatePicking
 
-/// Issue 13, defect "fall-back, asked inside the repeated hour": the next occurrence of a time of day
+/// Fall-back, asked inside the repeated hour: the next occurrence of a time of day
 /// includes the second occurrence of a repeated hour.
 @Suite("LocalTimeResolver: a time of day asked inside a repeated hour")
 struct LocalTimeResolverRepeatedHourTests {

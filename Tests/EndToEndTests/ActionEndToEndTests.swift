@@ -4,7 +4,7 @@ import Testing
 import TimerModel
 import TimerProtocol
 
-/// On-finish actions against the real timerd (issue 12, acceptance 2; docs/actions.md): `--exec`
+/// On-finish actions against the real timerd (docs/actions.md): `--exec`
 /// runs once on finish, never on stop, once for a timer missed while timerd was down, at most once
 /// across a SIGKILL during the action, is stopped by the time-out with its process group, and is
 /// refused from another uid by a system-wide-style daemon.

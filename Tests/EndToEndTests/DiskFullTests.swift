@@ -35,7 +35,7 @@ private func fill(_ path: String) throws -> Int {
     "A full disk: refused changes are answered and undone, reads go on, the daemon recovers", .serialized,
     .tags(.endToEnd))
 struct DiskFullTests {
-    // Issue 10 item 10. On main at ab3233e the refused start closed the connection (no reply) and
+    // On main at ab3233e the refused start closed the connection (no reply) and
     // reappeared after space returned; this test failed there and passes now.
     @Test("On a 512 KiB tmpfs filled up: -32603 with ENOSPC's text, connection kept, nothing refused reappears")
     func diskFull() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Events and other users and other clients (issue 12, acceptance 3 and 4): a second uid
+/// Events and other users and other clients (docs/fairness.md): a second uid
 /// subscribed to `all` hears nothing of the first uid's timers, and a subscriber that never reads
 /// does not make timers fire late for anyone.
 @Suite("Events: per-user isolation and a stalled subscriber", .serialized, .tags(.endToEnd))

@@ -53,8 +53,8 @@ func percentile(_ samples: [Double], _ p: Double) -> Double {
     return sorted[max(0, min(sorted.count - 1, rank - 1))]
 }
 
-/// Server-pushed events against the real daemon (issue 12, acceptance 1; item 5 (a) and (d) of the
-/// events brief): order, kinds, consecutive numbers and latency; `afterSeq` replay, the ring gap,
+/// Server-pushed events against the real daemon (docs/protocol.md):
+/// order, kinds, consecutive numbers and latency; `afterSeq` replay, the ring gap,
 /// and the slow-subscriber gap.
 @Suite("Server-pushed events on a real timerd", .serialized, .tags(.endToEnd))
 struct EventsEndToEndTests {

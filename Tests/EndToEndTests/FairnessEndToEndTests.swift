@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 10, item 2, against the real daemon: per-user connection shares (with a reserve for root)
+/// Against the real daemon: per-user connection shares (with a reserve for root)
 /// and the idle timeout that makes "a silent client blocks nobody" true (docs/fairness.md).
 @Suite("Connection shares and the idle timeout", .serialized, .tags(.endToEnd))
 struct FairnessEndToEndTests {

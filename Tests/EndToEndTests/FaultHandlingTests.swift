@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TimerSystem
 
-/// Issue 10 items 12 to 15 against the real binaries: racing daemons on one socket path, a
+/// Against the real binaries: racing daemons on one socket path, a
 /// refusal at the connection limit, a `--socket` that names no socket, and SIGABRT / SIGQUIT.
 @Suite("Faults: socket races, refusals, bad paths, signals", .serialized, .tags(.endToEnd))
 struct FaultHandlingTests {
@@ -32,7 +32,7 @@ struct FaultHandlingTests {
         return process
     }
 
-    // Item 12. The race's window (stale check, unlink, bind) is short: on main 2 pairs in 150
+    // Racing daemons. The race's window (stale check, unlink, bind) is short: on main 2 pairs in 150
     // ended with both daemons running, and stopping the orphan removed the live socket in both
     // (measured with the debug binaries), so 40 pairs catch it about 4 runs in 10 there; the next
     // test shows the unlink half of the bug every time.
@@ -87,7 +87,7 @@ struct FaultHandlingTests {
         #expect(harness.log().contains("left \(harness.socketPath) alone"))
     }
 
-    // Item 13. Expected text: the daemon's -32006 message (Daemon+ConnectionIO.swift acceptClients).
+    // Refusal at the limit. Expected text: the daemon's -32006 message (Daemon+ConnectionIO.swift acceptClients).
     @Test("timerctl refused at the connection limit exits 69 with the daemon's message, never 141")
     func refusedAtConnectionLimit() throws {
         let harness = try Harness()
@@ -105,7 +105,7 @@ struct FaultHandlingTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    // Item 14. The limit, 107 bytes, is sun_path's 108 minus the NUL (man unix(7)).
+    // Socket paths. The limit, 107 bytes, is sun_path's 108 minus the NUL (man unix(7)).
     @Test("--socket naming no socket says what is wrong, exit 64")
     func socketPathChecks() throws {
         let harness = try Harness()
@@ -143,7 +143,7 @@ struct FaultHandlingTests {
         }
     }
 
-    // Item 15. On main a SIGABRT sent with kill left timerd running after the runtime's
+    // SIGABRT. On main a SIGABRT sent with kill left timerd running after the runtime's
     // backtrace (measured: still running 10 min later), so systemd's watchdog waited
     // TimeoutAbortSec (30 s) for its SIGKILL.
     @Test("SIGABRT ends timerd within 5 s and its timers survive; SIGQUIT stops it cleanly")

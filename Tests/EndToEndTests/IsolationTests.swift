@@ -4,7 +4,7 @@ import Testing
 import TimerModel
 import TimerProtocol
 
-/// Two other users on one root-run daemon (issue 4, acceptance 7): neither can list, wait on or
+/// Two other users on one root-run daemon: neither can list, wait on or
 /// stop the other's timers, both get "no such timer", root sees both; modes are checked.
 /// Needs root (CI runs as root); `setpriv` (util-linux) switches the uid for each timerctl call.
 @Suite("Per-user isolation on a shared daemon", .serialized, .tags(.endToEnd), .enabled(if: getuid() == 0))

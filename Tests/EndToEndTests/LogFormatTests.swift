@@ -44,7 +44,7 @@ struct LogFormatTests {
         // Milliseconds are truncated in the log, so the window starts at a whole millisecond.
         let startedAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         // A junk journal and no snapshot: saved changes may be missing, so timerd starts only when
-        // the loss is accepted (issue 10 item 9; without it, exit 65).
+        // the loss is accepted (without it, exit 65).
         let first = daemon(state, ["--accept-state-loss"])
         try first.run()
         defer {

@@ -140,7 +140,7 @@ struct ManPageTests {
                 "--max-connections-per-user", "--idle-timeout", "--max-timers-per-user", "--socket-mode",
                 "--history-limit", "--history-max-age", "--log-level", "--save", "--accept-state-loss",
                 "--action-timeout",
-                // Issue 14: the PostgreSQL store.
+                // The PostgreSQL store.
                 "--store", "--host-id", "--shared", "--migrate-only",
                 // The PostgreSQL session timeouts.
                 "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout",

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-/// timerd with `--store` on a throw-away PostgreSQL cluster of this suite's own (issue 14): it is
+/// timerd with `--store` on a throw-away PostgreSQL cluster of this suite's own: it is
 /// stopped and restarted here, which the shared test cluster must not be.
 @Suite(
     "timerd on PostgreSQL (one host)", .serialized, .tags(.endToEnd), .enabled(if: PostgresTestCluster.isEnabled))
@@ -23,7 +23,7 @@ struct PostgresEndToEndTests {
 
         let ping = harness.ctl(["ping"])
         #expect(ping.status == 0)
-        // ControlCommand's ping lines (issue 14): the store as timerd names it, then the host id.
+        // ControlCommand's ping lines: the store as timerd names it, then the host id.
         #expect(ping.stdout.hasSuffix("store: postgresql \(store)\nhost: e2e-a\n"), "\(ping)")
         #expect(harness.ctl(["start", "1h", "--name", "tea"]).status == 0)
         #expect(harness.ctl(["pause", "tea"]).status == 0)

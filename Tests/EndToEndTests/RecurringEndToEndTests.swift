@@ -4,7 +4,7 @@ import Testing
 import TimerModel
 import TimerProtocol
 
-/// Recurring timers through the real timerd and timerctl (issue 13, acceptance 3): a `*:*:0/2`
+/// Recurring timers through the real timerd and timerctl: a `*:*:0/2`
 /// timer with `--exec` rings every 2 s, survives a restart of timerd without a duplicate or a lost
 /// elapse (the elapses that pass while it is down ring as one catch-up that stands for all of them),
 /// and stops cleanly; a calendar timer that follows the system zone is re-timed when the zone file

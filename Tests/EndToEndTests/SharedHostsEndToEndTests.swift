@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 import TimerProtocol
 
-/// Several real timerd processes with `--shared` on one PostgreSQL schema (issue 14's acceptance,
-/// docs/multihost.md "Form 2"), each on a throw-away cluster of the test's own (it is restarted
+/// Several real timerd processes with `--shared` on one PostgreSQL schema
+/// (docs/multihost.md "Form 2"), each on a throw-away cluster of the test's own (it is restarted
 /// and stopped here, which the shared test cluster must not be).
 @Suite(
     "timerd --shared: several hosts on one database", .serialized, .tags(.endToEnd),
@@ -311,7 +311,7 @@ struct SharedHostsEndToEndTests {
         #expect(clash.status != 0)
         #expect(
             clash.stderr.contains(#"a live timer is already named "dup" (id \#(holder.id))"#), "\(clash)")
-        // So are recurring timers (issue 13): refused by name, and nothing is started.
+        // So are recurring timers: refused by name, and nothing is started.
         let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec"])
         #expect(recurring.status != 0)
         #expect(

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TimerProtocol
 
-/// Issue 10, item 5, against the real daemon: a listing over 16 MiB is streamed, not refused.
+/// Against the real daemon: a listing over 16 MiB is streamed, not refused.
 @Suite("Long listings are streamed", .serialized, .tags(.endToEnd))
 struct StreamingEndToEndTests {
     /// The case of the issue: 700 groups of 100 steps. Each timer's JSON is about 25 KiB (100
@@ -48,7 +48,7 @@ struct StreamingEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
-    /// The other half of item 5: the bytes of listings are produced against a budget shared by
+    /// The other half: the bytes of listings are produced against a budget shared by
     /// every client (256 KiB per turn, `Daemon.listingBytesPerTurn`), a part at a time as each
     /// client drains. 60 clients each pipeline three `timer.list` with `all` over 3,000 timers
     /// (about 200 MB of replies) and read nothing at first. A daemon that built each reply whole

@@ -1,6 +1,5 @@
 // libFuzzer target: the date picker's operations, as a program driving DatePicking would call them
-// with whatever values it got (scripts/fuzz builds and runs it; issue 10 names "the date-picker
-// operations").
+// with whatever values it got (scripts/fuzz builds and runs it; docs/checking.md).
 //
 // The input is a little program: the first bytes choose the environment (locale, time zone,
 // calendar, hour cycle, "now" from 8 raw bytes, so NaN, infinities and far instants come too), then

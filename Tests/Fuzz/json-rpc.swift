@@ -50,7 +50,7 @@ public func fuzzRequestLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     return 0
 }
 
-/// The daemon's request reader (`JSONValue.requestMembers`, issue 11) must accept exactly the
+/// The daemon's request reader (`JSONValue.requestMembers`) must accept exactly the
 /// objects `JSONValue(parsing:)` accepts, with the same members (first of duplicates) and the same
 /// `params`; a difference traps, so libFuzzer reports it.
 ///

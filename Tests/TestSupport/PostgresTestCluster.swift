@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The PostgreSQL server tests that need one use (issue 14).
+/// The PostgreSQL server tests that need one use.
 ///
 /// `TIMERD_TEST_PG` names it (a libpq connection string; `.ci/run` starts a throw-away cluster
 /// with `scripts/pg-cluster` and sets it). Without it, the first test that asks starts its own

@@ -5,7 +5,7 @@ import Glibc
 /// Runs a program to its end with `posix_spawn` and `waitpid`, for tests.
 ///
 /// Foundation's `Process.waitUntilExit` learns of a child's exit when a socket the child inherited
-/// is closed (swift-corelibs-foundation issue 4795). A program spawned meanwhile by another test
+/// is closed (swift-corelibs-foundation#4795). A program spawned meanwhile by another test
 /// that inherits that socket (a PostgreSQL server started by `scripts/pg-cluster` lived for the
 /// whole run) keeps it open, and the waiting test hangs with its child unreaped. So the tests'
 /// children are spawned here, with every descriptor from 3 up closed in the child

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TimerControl
 
-/// Issue 13, "time-zone detection": timerctl reads what libc reads (man tzset(3)). Each case makes its
+/// Time-zone detection: timerctl reads what libc reads (man tzset(3)). Each case makes its
 /// own files in a temporary directory; the database is this machine's /usr/share/zoneinfo.
 @Suite("timerctl finds the local time zone the way libc does")
 struct LocalTimeZoneTests {

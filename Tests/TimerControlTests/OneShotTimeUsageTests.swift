@@ -4,7 +4,7 @@ import TimerProtocol
 
 @testable import TimerControl
 
-/// Issue 13: `timerctl start --at` checks the richer one-shot forms locally, before connecting, and
+/// `timerctl start --at` checks the richer one-shot forms locally, before connecting, and
 /// refuses bad ones with exit 64 and a message that says what is wrong and what is allowed.
 @Suite("timerctl start --at: one-shot forms checked before sending")
 struct OneShotTimeUsageTests {

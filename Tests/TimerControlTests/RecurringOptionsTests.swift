@@ -5,7 +5,7 @@ import TimerProtocol
 
 @testable import TimerControl
 
-// Issue 13: timerctl start --on/--every and their options. Messages are ControlOptions' own.
+// timerctl start --on/--every and their options. Messages are ControlOptions' own.
 
 @Suite("timerctl start --on/--every: options, usage errors and the request")
 struct RecurringOptionsTests {

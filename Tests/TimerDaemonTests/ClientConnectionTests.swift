@@ -207,7 +207,7 @@ struct ClientConnectionTests {
         #expect(discarding.connection.endOfInput() == nil)
     }
 
-    // Issue 11 (fourth round): a subscriber's notifications may wait in its backlog as a run of
+    // A subscriber's notifications may wait in its backlog as a run of
     // shared lines with its output queue empty; epoll must then still watch for writability, or
     // the run would never be written (ClientConnection.finishWrites's rule).
     @Test("A shared run the socket did not take keeps write interest on with the output queue empty")

@@ -6,7 +6,7 @@ import TimerStorage
 
 @testable import TimerDaemon
 
-@Suite("timerd refuses a state with missing changes unless --accept-state-loss (issue 10 item 9)")
+@Suite("timerd refuses a state with missing changes unless --accept-state-loss")
 struct DaemonStateLossTests {
     /// A state directory whose snapshot expects a journal that was deleted; returns its path.
     private func directoryWithoutJournal() throws -> String {

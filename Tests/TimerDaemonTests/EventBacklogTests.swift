@@ -72,7 +72,7 @@ struct EventBacklogTests {
         #expect(backlog.entries == [.lost(from: 5, to: 20)])
     }
 
-    // Issue 11 (fourth round): the lines of a turn are written once into SharedLines and a
+    // The lines of a turn are written once into SharedLines and a
     // backlog refers to runs of them. The expected bytes are the lines as given plus their LFs
     // (docs/protocol.md: one notification per line); the cut rule is EventBacklog's documentation.
     @Test("Shared lines: consecutive lines make one run; a cut write spills only the rest of its line")

@@ -4,7 +4,7 @@ import TimerProtocol
 
 @testable import TimerDaemon
 
-/// Issue 13, "richer one-shot times": the forms timerd resolves for `--at`, with exact instants in
+/// Richer one-shot times: the forms timerd resolves for `--at`, with exact instants in
 /// named zones. Expected instants were computed independently with Python's zoneinfo (tz database).
 @Suite("timerd resolves 2:30pm, tomorrow 09:00, fri 17:00, +25m, noon, 2026-12-31 and next monday 9:00")
 struct LocalTimesRichFormsTests {

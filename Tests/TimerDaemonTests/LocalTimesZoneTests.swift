@@ -4,7 +4,7 @@ import TimerProtocol
 
 @testable import TimerDaemon
 
-/// Issue 13, "time-zone detection", timerd's side: a `timeZone` is read as glibc reads `TZ`. Each
+/// Time-zone detection, timerd's side: a `timeZone` is read as glibc reads `TZ`. Each
 /// expected instant was checked with glibc's own reading: `TZ=… date -d @SECONDS`.
 @Suite("timerd reads POSIX TZ strings with POSIX's sign")
 struct LocalTimesZoneTests {

@@ -92,7 +92,7 @@ struct SystemdNotifierTests {
         #expect(SystemdLink.statusLine([]) == "no live timers")
     }
 
-    /// Issue 11: the daemon's `STATUS=` line listed every timer once a second (2.1 s at a million).
+    /// The daemon's `STATUS=` line, sent once a second, must not list every timer (seconds at a million).
     /// With 100,000 timers of one user and one of another, it reads one record (``RecordProbe``):
     /// the head of the deadline queue; the counts come from counters. The text is the one
     /// ``SystemdLink/statusLine(_:)-([TimerSnapshot])`` gives for the same timers.

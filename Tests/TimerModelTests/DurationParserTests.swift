@@ -124,7 +124,7 @@ struct DurationParserTests {
     @Test("validate accepts (0, 366 days] and names the number otherwise")
     func validate() throws {
         try DurationParser.validate(seconds: 31_622_400)
-        // Issue 10 item 17: 1 µs is the shortest duration (DurationParser.minimumSeconds); 1e-9 used to pass.
+        // 1 µs is the shortest duration (DurationParser.minimumSeconds); 1e-9 is refused.
         try DurationParser.validate(seconds: 1e-6)
         #expect(throws: CountdownError.durationTooShort("1e-09")) { try DurationParser.validate(seconds: 1e-9) }
         // The smallest subnormal Double, 5e-324.

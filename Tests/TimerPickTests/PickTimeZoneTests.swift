@@ -3,7 +3,7 @@ import Testing
 
 @testable import timerpick
 
-/// Issue 13: the picker reads the zone as timerctl and timerd do, and its --min/--max take the richer
+/// The picker reads the zone as timerctl and timerd do, and its --min/--max take the richer
 /// one-shot forms. Expected instants computed with Python's zoneinfo and glibc's `TZ=… date`.
 @Suite("timerctl pick: zone and one-shot forms as for start --at")
 struct PickTimeZoneTests {

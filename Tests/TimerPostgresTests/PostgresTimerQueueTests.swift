@@ -122,7 +122,7 @@ struct PostgresTimerQueueTests {
         let hostC = try queue(schema.connectionString, host: "c")
         let id = try hostA.start(owner: 1000, name: "tea", segmentsNanoseconds: [10_000_000_000])
         usleep(300_000)
-        // Another owner finds nothing to pause (issue 14, acceptance 5).
+        // Another owner finds nothing to pause (owners are isolated across hosts too).
         #expect(try hostB.pause(id: id, owner: 1001) == nil)
         let left = try #require(try hostB.pause(id: id, owner: 1000))
         // 10 s less the ~0.3 s that ran (at most 2 s on a loaded machine).

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TimerProtocol
 
-/// `JSONValue.requestMembers(parsing:leniency:)` (the daemon's request reader since issue 11) must
+/// `JSONValue.requestMembers(parsing:leniency:)` (the daemon's request reader) must
 /// read every line exactly as `JSONValue(parsing:leniency:)` does: the expected values are that
 /// parser's, which JSONValueParsingTests checks against JSONDecoder.
 @Suite("Request lines read into member lists agree with JSONValue(parsing:)")

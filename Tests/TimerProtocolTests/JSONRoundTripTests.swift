@@ -48,7 +48,7 @@ struct JSONRoundTripTests {
         #expect(try Self.ours([TimerInfo]()) == Self.pretty([TimerInfo]()))
         let ping = PingResult(version: "0.1.0", protocolVersion: 1, pid: 4_242)
         #expect(try Self.ours(ping) == Self.pretty(ping))
-        // Issue 14: a daemon on PostgreSQL names its store and host id.
+        // A daemon on PostgreSQL names its store and host id.
         let shared = PingResult(
             version: "0.1.0", protocolVersion: 1, pid: 4_242, store: "postgresql host=/run/pg dbname=timers",
             hostID: "web1-3f2a9c1d")
@@ -60,7 +60,7 @@ struct JSONRoundTripTests {
             liveTimers: 3, runningTimers: 2, firedTimers: 7,
             latenessMicroseconds: LatenessSummary(count: 7, p50: 120.5, p99: 900, max: 1_000.25), catchUpTimers: 2)
         #expect(try Self.ours(stats) == Self.pretty(stats))
-        // Issue 14: shared mode adds the store figures, written as JSONEncoder (sorted keys) would.
+        // Shared mode adds the store figures, written as JSONEncoder (sorted keys) would.
         var sharedStats = stats
         sharedStats.store = StoreStats(
             claims: 41, claimsPerSecond: 2.5, leaseRescues: 1, fencesLost: 0, roundTripMicrosecondsP50: 817.99,

@@ -75,7 +75,7 @@ struct JSONValueParsingTests {
     }
 }
 
-@Suite("Duplicate members keep the first value (one hash probe per member, issue 11)")
+@Suite("Duplicate members keep the first value (one hash probe per member)")
 struct JSONDuplicateMemberTests {
     /// The first of two `"id"` members wins for the value and for its kept source text, as
     /// JSONDecoder keeps the first (the `{"dup":1,"dup":2}` case of `matchesJSONDecoder`); the

@@ -25,7 +25,7 @@ extension TimerService {
 
 @Suite("One user cannot take the daemon from the others (docs/fairness.md)")
 struct FairnessTests {
-    /// Issue 10, item 1: waits were unbounded. The default limit per connection is 1,024
+    /// Waits are bounded. The default limit per connection is 1,024
     /// (``WaitLimits/init(perConnection:perUser:)``, docs/fairness.md): the 1,025th is refused
     /// with -32004 and the others stay pending.
     @Test("Pending waits are bounded per connection (1,024 by default)")
@@ -76,8 +76,8 @@ struct FairnessTests {
         #expect(service.pendingWaitCount(uid: 1_000) == 0)
     }
 
-    /// Issue 10, item 4: `daemon.stats` counted every user's timers for anyone. A non-root caller
-    /// now gets its own figures and no lateness samples (they mix every user's firings); root gets
+    /// `daemon.stats` must not count every user's timers for anyone. A non-root caller
+    /// gets its own figures and no lateness samples (they mix every user's firings); root gets
     /// the daemon's. Expected values: user 1000 has timers 1 (finished after 10 s) and 2 (paused),
     /// user 1001 has 3 and 4 (running); the clock moved 10 s, the loop finished timer 1 on time.
     @Test("daemon.stats tells a non-root caller only about its own timers")

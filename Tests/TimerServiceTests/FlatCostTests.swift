@@ -6,13 +6,13 @@ import TimerModel
 
 @testable import TimerService
 
-/// Issue 11: a request's cost does not grow with other users' timers. Counted with a
+/// A request's cost does not grow with other users' timers. Counted with a
 /// ``RecordProbe`` (reads, writes and scanned slots of the engine's record table), not timed.
-@Suite("Requests cost the same whatever other users hold (issue 11)")
+@Suite("Requests cost the same whatever other users hold")
 struct FlatCostTests {
     /// With 100,000 timers of uid 1000, a `timer.start` by uid 2000 under the default quota
     /// (10,000 per uid) visits exactly one record, its own (the quota is a per-owner counter);
-    /// before issue 11 it scanned all 100,000. Its `timer.list` reads its own record only.
+    /// a scan would visit all 100,000. Its `timer.list` reads its own record only.
     @Test("A non-root start and list with 100,000 timers of another user visit 1 record each")
     func nonRootStartVisitsOneRecord() throws {
         let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: FixedInstant.engineStart)

@@ -5,7 +5,7 @@ import TimerModel
 import TimerProtocol
 import TimerService
 
-// Issue 13: `timer.start` with `on`/`every` over the service (docs/protocol.md, "Recurring timers").
+// `timer.start` with `on`/`every` over the service (docs/protocol.md, "Recurring timers").
 // Expected messages are the service's own (TimerService+Parameters.swift) and the calendar parser's
 // (CalendarExpressionError), written out here so that a change to either is seen.
 

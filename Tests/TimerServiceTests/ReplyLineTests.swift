@@ -7,7 +7,7 @@ import TimerProtocol
 
 @testable import TimerService
 
-/// `resultLine(id:snapshot:resolvedAt:)` (issue 11: a plain timer written straight from its
+/// `resultLine(id:snapshot:resolvedAt:)` (a plain timer written straight from its
 /// snapshot, the whole line in one buffer) must give the very bytes of the path it replaced,
 /// `resultLine(id:resultJSON:)` around `json(_:resolvedAt:)` (`TimerInfo.write`, which
 /// JSONBytesWriterTests check against JSONEncoder): that path's output is the expected value.

@@ -6,7 +6,7 @@ import TimerProtocol
 
 @testable import TimerService
 
-/// Issue 10 item 17: integer ids beyond 2^53 come back digit for digit, and durations under the
+/// Integer ids beyond 2^53 come back digit for digit, and durations under the
 /// timers' resolution (1 µs) are refused instead of starting a timer that ends at once.
 @Suite("Request ids and the duration resolution")
 struct RequestIDAndResolutionTests {

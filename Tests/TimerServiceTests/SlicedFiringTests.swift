@@ -6,7 +6,7 @@ import TimerProtocol
 
 @testable import TimerService
 
-/// Issue 13: overdue timers at a resume are finished in bounded slices, and requests are answered
+/// Overdue timers at a resume are finished in bounded slices, and requests are answered
 /// between the slices (timerd serves one request or one timer expiry per step of its loop).
 @Suite("TimerService finishes overdue timers in slices and answers between them")
 struct SlicedFiringTests {

@@ -58,7 +58,7 @@ struct SubscriptionRegistryTests {
     }
 
     // Every-timer subscriptions are matched from an inline copy of their kinds (as bits), owner
-    // and lifetime (docs/performance.md, issue 11 second round); these expectations are the rules
+    // and lifetime (SubscriptionRegistry.swift); these expectations are the rules
     // of the registry's documentation: subscription order across both kinds of scope, a
     // replacement takes the new kinds, an until-first-event subscription ends with its first event.
     @Test("Every-timer and one-timer subscriptions mix in subscription order; replaced and one-shot ones")
@@ -121,7 +121,7 @@ struct SubscriptionRegistryTests {
     }
 
     // Every-timer subscriptions are kept in subscription order in an array with tombstones that
-    // is compacted once they are half of it (issue 11, fourth round); the expected orders are the
+    // is compacted once they are half of it; the expected orders are the
     // rule of the registry's documentation: deliveries in subscription order.
     @Test("Subscription order and tags survive removals and the compaction of every-timer subscriptions")
     func orderAfterCompaction() {

@@ -337,7 +337,7 @@ struct TimerServiceTests {
         #expect(!outcome.changedState && outcome.event == nil)
         let response = try JSONDecoder().decode(RPCResponse<PingResult>.self, from: Data(try #require(outcome.reply)))
         #expect(response.result == PingResult(version: "0.1.0", protocolVersion: 1, pid: 4_242))
-        // Issue 14: with a store and host id set they come first and next to last (keys sorted).
+        // With a store and host id set they come first and next to last (keys sorted).
         harness.service.storeDescription = "postgresql host=/run/pg"
         harness.service.hostID = "web1"
         let shared = harness.send(#"{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}"#)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import TimerStorage
 
-// Issue 10, the last known limit (docs/durability.md, "The commit witness"): a journal cut exactly at
+// The commit witness (docs/durability.md, "The commit witness"): a journal cut exactly at
 // a record boundary is a whole, shorter journal. On main at 521fbaa it loaded as intact (no WARNING,
 // no copy, the next id exact from the records left): `restartAfterCut` uses only API that exists
 // there and fails there with id 2 (b's) for the new start; the other tests need the witness's API.

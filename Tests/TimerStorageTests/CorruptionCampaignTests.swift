@@ -5,7 +5,7 @@ import Testing
 
 @testable import TimerStorage
 
-@Suite("A seeded corruption campaign: one flipped byte loses at most one timer, never reuses an id (issue 10)")
+@Suite("A seeded corruption campaign: one flipped byte loses at most one timer, never reuses an id")
 struct CorruptionCampaignTests {
     /// Seed 0x1D10; 200 trials of 20 starts (a timer record and a nextID record per commit), one
     /// random byte of the journal after its begin record flipped by a random non-zero mask.

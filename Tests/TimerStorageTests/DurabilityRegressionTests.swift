@@ -6,7 +6,7 @@ import Testing
 
 @testable import TimerStorage
 
-// Issue 10, items 6-9 and 11: each test here failed on main at ab3233e (checked by running this file
+// Each test here failed on main at ab3233e (checked by running this file
 // against that commit's sources) and passes with the fix. They use only API that existed there.
 
 /// When recovery runs: 2026-11-29T15:17:33Z, so damaged copies are `journal.damaged-20261129T151733Z`.
@@ -31,9 +31,9 @@ private func journalTimers(_ count: Int, in directory: StateDirectory) throws ->
     return (engine, offsets)
 }
 
-@Suite("Durability: what recovery keeps, tells and never reuses (issue 10)")
+@Suite("Durability: what recovery keeps, tells and never reuses")
 struct DurabilityRegressionTests {
-    @Test("Item 6: a torn tail is cut with a WARNING and a copy of the whole file is kept")
+    @Test("A torn tail is cut with a WARNING and a copy of the whole file is kept")
     func tornTailIsCopied() throws {
         let directory = try StateDirectory()
         let (_, offsets) = try journalTimers(3, in: directory)
@@ -64,7 +64,7 @@ struct DurabilityRegressionTests {
             ])
     }
 
-    @Test("Item 6: a complete last record with a bad checksum is told apart from a torn one, and copied")
+    @Test("A complete last record with a bad checksum is told apart from a torn one, and copied")
     func corruptCompleteTailIsCopied() throws {
         let directory = try StateDirectory()
         let (_, offsets) = try journalTimers(3, in: directory)
@@ -100,7 +100,7 @@ struct DurabilityRegressionTests {
             ])
     }
 
-    @Test("Item 7: one flipped byte in the middle drops only the damaged record; the intact ones after it are replayed")
+    @Test("One flipped byte in the middle drops only the damaged record; the intact ones after it are replayed")
     func middleDamageResynchronises() throws {
         let directory = try StateDirectory()
         let (engine, offsets) = try journalTimers(6, in: directory)
@@ -113,7 +113,7 @@ struct DurabilityRegressionTests {
         #expect(try directory.bytes(directory.journal + ".damaged-20261129T151733Z") == bytes)
     }
 
-    @Test("Item 8: after a cut tail, a new timer never gets an id that was already handed out")
+    @Test("After a cut tail, a new timer never gets an id that was already handed out")
     func idsAreNeverReusedAfterACut() throws {
         let directory = try StateDirectory()
         let (_, offsets) = try journalTimers(3, in: directory)
@@ -126,7 +126,7 @@ struct DurabilityRegressionTests {
         #expect(loaded.snapshot.nextID == 65_537)
     }
 
-    @Test("Item 9: a deleted journal or snapshot refuses the start instead of losing changes silently")
+    @Test("A deleted journal or snapshot refuses the start instead of losing changes silently")
     func missingPartnerIsRefused() throws {
         for victim in ["journal", "snapshot"] {
             let directory = try StateDirectory()
@@ -150,7 +150,7 @@ struct DurabilityRegressionTests {
         #expect(try store(fresh).load(now: recoveryTime) { _ in }.isEmpty)
     }
 
-    @Test("Item 11: a failed compaction does not make later commits fail while the journal is writable")
+    @Test("A failed compaction does not make later commits fail while the journal is writable")
     func failedCompactionKeepsJournaling() throws {
         let directory = try StateDirectory()
         var (engine, _) = try journalTimers(1, in: directory)

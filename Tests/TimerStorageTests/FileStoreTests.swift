@@ -67,7 +67,7 @@ struct FileStoreTests {
     @Test("State files of format version 1 (JSON, never released) are moved aside, not read")
     func versionOneIsNotRead() throws {
         let directory = try StateDirectory()
-        // Only a journal, and it is unusable: refused unless the loss is accepted (issue 10 item 9).
+        // Only a journal, and it is unusable: refused unless the loss is accepted.
         let store = FileStore(directory: directory.path, bootID: "boot-a", lossPolicy: .accept)
         var journal = RecordFormat.header(magic: RecordFormat.journalMagic, version: 1)
         journal += RecordFormat.record(.begin, payload: Array(#"{"generation":3,"bootID":"boot-a"}"#.utf8))

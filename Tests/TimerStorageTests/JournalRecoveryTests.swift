@@ -88,7 +88,7 @@ struct JournalRecoveryTests {
         let (records, offsets) = try tornThirdAppend(in: directory) { _, size in size - 5 }
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
-        // Issue 10 item 6: a WARNING, and a copy of what was cut.
+        // A WARNING, and a copy of what was cut.
         #expect(
             lines == [
                 "WARNING: \(directory.journal): incomplete last record at byte offset \(offsets[2]) (a write torn by a crash); truncated the file to \(offsets[2]) bytes, keeping 2 records; the damaged file is kept as \(directory.journal).damaged-20261129T151733Z"
@@ -116,7 +116,7 @@ struct JournalRecoveryTests {
         try directory.write(bytes, to: directory.journal)
         let (recovered, lines) = try recover(directory)
         #expect(recovered?.entries == records.prefix(2).map(JournalEntry.timer))
-        // Issue 10 item 6: a complete record that fails its checksum is told apart from a torn one;
+        // A complete record that fails its checksum is told apart from a torn one;
         // the commit witness (format 5) says its bytes were committed: the size after the third
         // append, which the record's end is.
         let committed = bytes.count
@@ -142,7 +142,7 @@ struct JournalRecoveryTests {
         try directory.write(bytes, to: directory.journal)
         let (recovered, lines) = try recover(directory)
         let aside = directory.journal + ".damaged-20261129T151733Z"
-        // Issue 10 item 7: resynchronised at the third record (offsets[2]).
+        // Resynchronised at the third record (offsets[2]).
         #expect(recovered?.entries == [.timer(records[0]), .timer(records[2])])
         #expect(recovered?.firstEntryAfterDamage == 1)
         #expect(recovered?.damagedCopy == aside)

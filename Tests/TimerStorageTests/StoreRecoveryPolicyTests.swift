@@ -9,7 +9,7 @@ import Testing
 /// When recovery runs: 2026-11-29T15:17:33Z.
 private let policyTime = FixedInstant.engineStart
 
-@Suite("The file store's policies: state loss, back-off, format upgrade, refused appends (issue 10)")
+@Suite("The file store's policies: state loss, back-off, format upgrade, refused appends")
 struct StoreRecoveryPolicyTests {
     @Test("--accept-state-loss: a missing journal is logged and the start goes on, ids above the snapshot's mark")
     func acceptedLoss() throws {
@@ -121,7 +121,7 @@ struct StoreRecoveryPolicyTests {
         let directory = try StateDirectory()
         let mountPoint = directory.path + "/small"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
-        // Root only; fails loudly rather than skipping (issue 10 item 10).
+        // Root only; fails loudly rather than skipping.
         try #require(mount("tmpfs", mountPoint, "tmpfs", 0, "size=256k") == 0, "mount tmpfs: errno \(errno)")
         defer { umount2(mountPoint, Int32(MNT_DETACH)) }
         let store = FileStore(directory: mountPoint, bootID: "boot-a")

@@ -5,7 +5,7 @@ import TimerModel
 
 @testable import TimerStorage
 
-// Issue 13: the recurrence of a recurring timer is extension tag 2 of the record's trailer
+// The recurrence of a recurring timer is extension tag 2 of the record's trailer
 // (TimerRecord+ExtensionCoding.swift has the layout). Instants are fixed in UTC.
 
 /// A running calendar timer with every field of tag 2 set (and an action beside it).

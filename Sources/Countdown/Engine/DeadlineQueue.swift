@@ -122,7 +122,7 @@ public struct DeadlineQueue: Sendable {
 
     // Both sifts move a hole instead of swapping: each entry passed over is written once and its
     // position set once, and the moving entry is written and indexed once at the end (a swap wrote
-    // both entries and set both positions per level; issue 11, fifth round).
+    // both entries and set both positions per level).
 
     /// - Parameter isNew: whether the entry at `start` is not indexed yet (index it even when it stays).
     private mutating func siftUp(_ start: Int, isNew: Bool = false) {

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counts the records the engine reads or writes, for tests that prove an operation's cost by
-/// counting instead of timing (issue 11: a start by one user and the `STATUS=` line must not
+/// counting instead of timing (a start by one user and the `STATUS=` line must not
 /// visit another user's 100,000 timers).
 ///
 /// Injected with ``TimerEngine/recordProbe``; without one (the default, and always in production)

@@ -81,8 +81,8 @@ struct RecordTable: Sendable, Sequence {
     }
 
     /// Inserts a record, marked changed: the same as `self[record.id] = record`, but an id above
-    /// every id held so far (a start: ids only grow) is not looked up first (issue 11, fourth
-    /// round: one ``IDIndex`` probe and one record copy less per start).
+    /// every id held so far (a start: ids only grow) is not looked up first (one
+    /// ``IDIndex`` probe and one record copy less per start).
     ///
     /// - Parameter record: the record, stored under its id.
     mutating func insertNew(_ record: consuming TimerRecord) {

@@ -1,5 +1,5 @@
 /// Each owner's timers and the counters that keep per-request and per-tick work independent of
-/// other users' timers (issue 11; docs/performance.md, "Flat costs").
+/// other users' timers (docs/performance.md, "Why each figure is what it is", Scaling).
 ///
 /// - a `timer.list` by one user reads that user's ids, not every record;
 /// - the `STATUS=` line the daemon sends once a second under systemd reads counters and the first
@@ -19,7 +19,7 @@ struct OwnerTimers: Sendable {
     /// The owner's paused timers.
     var pausedCount = 0
     /// The owner's live (running or paused) timers: here rather than in a dictionary of its own,
-    /// so that a start finds the owner once (one hash probe instead of two; issue 11, fourth round).
+    /// so that a start finds the owner once (one hash probe instead of two).
     var liveCount = 0
 }
 

@@ -239,7 +239,7 @@ public struct TimerEngine: Sendable {
             wallDeadline: wallDeadline, extensions: action.map { [.action($0)] } ?? [])
         // The reply's instants are those the timer was just created with (one clock reading). The
         // snapshot and the wake are read before the record moves into the table, so that the
-        // record is not copied (issue 11, fifth round).
+        // record is not copied.
         let snapshot = record.snapshot(at: now, wallNow: wall)
         let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered)
         timers.insertNew(consume record)

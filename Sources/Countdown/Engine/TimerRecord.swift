@@ -1,4 +1,4 @@
-// Over 450 lines on purpose: the 64-byte record (issue 11), its shared box for what few timers
+// Over 450 lines on purpose: the 64-byte record, its shared box for what few timers
 // have, and the accessors that hide which of the two holds a value belong together; the record's
 // segment arithmetic and boundaries are already in TimerRecord+Segments.swift and +Boundaries.swift.
 import TimerModel
@@ -16,7 +16,7 @@ import TimerModel
 /// `accumulatedNanoseconds` while paused or ended. The deadline of a running timer is
 /// `runStart + totalNanoseconds - accumulatedNanoseconds` on the boot-time clock.
 ///
-/// Layout (issue 11, docs/performance.md "Issue 11, fourth round"): 64 bytes. What every timer has
+/// Layout (docs/performance.md, "Why each figure is what it is"): 64 bytes. What every timer has
 /// is stored inline: the id, owner, state, the counts in nanoseconds, the creation instant and one
 /// wall-clock slot that holds `runStartWall` while running and `endedAt` once ended (a timer is
 /// never both in the common case). What few timers have (a name, a group's durations, durations in
@@ -429,7 +429,7 @@ extension TimerRecord {
     /// ``snapshot(at:wallNow:)`` of a record without a spill, read from the inline fields only: the
     /// same values (no name, seconds `Double(total) / 1e9`, `startedAt` = `createdAt`, no absolute
     /// deadline, no group or series), without the record copies and the switch over the spilled
-    /// segments that the general path pays (issue 11, fifth round: the start's reply).
+    /// segments that the general path pays (every start's reply is built here).
     /// `TimerRecordSnapshotTests.plainPathMatchesGeneral` compares both paths.
     ///
     /// - Precondition: `spill == nil`.

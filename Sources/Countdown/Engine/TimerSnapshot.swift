@@ -86,7 +86,7 @@ public struct TimerSnapshot: Sendable, Hashable {
     /// A group's and a series' values, which a plain timer's snapshot does not have: kept in one
     /// shared immutable box (`nil` when all three are empty), so that a plain timer's snapshot,
     /// built for every reply and event, is half the size and copies without walking them
-    /// (issue 11, docs/performance.md "Issue 11, fourth round"). Canonical: the box is `nil` exactly
+    /// (docs/performance.md, "Why each figure is what it is"). Canonical: the box is `nil` exactly
     /// when the three values are empty, so the synthesized `Hashable` compares values.
     private var extras: Extras?
 

@@ -27,7 +27,7 @@ extension ProgressTree {
         if total > 0, completed >= 0, total <= Self.exactInDouble, completed <= Self.exactInDouble {
             // Both counts are exact as Doubles and IEEE 754 division is correctly rounded, so this
             // is the reduced fraction's `Double` bit for bit (n/d = completed/total), without the
-            // greatest common divisor (a dozen 64-bit divisions; issue 11, the start's reply).
+            // greatest common divisor (a dozen 64-bit divisions on every start's reply).
             fraction = Double(completed) / Double(total)
         } else if total > 0 {
             let overall = UnitFraction(completed).divided(by: total)

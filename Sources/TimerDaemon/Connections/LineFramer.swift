@@ -48,8 +48,8 @@ struct LineFramer {
     /// Takes the next bytes of the stream.
     ///
     /// A line that arrives whole in `bytes` is copied once, from `bytes` into its frame; only an
-    /// incomplete line's bytes are kept in ``buffered`` (issue 11: a ping's request was copied
-    /// into the buffer, scanned there byte by byte and copied out again).
+    /// incomplete line's bytes are kept in ``buffered`` (rather than copying every request
+    /// into the buffer, scanning it there byte by byte and copying it out again).
     ///
     /// - Parameters:
     ///   - bytes: the bytes just read (any split: a line may arrive in many pieces, many lines in one).
@@ -97,7 +97,7 @@ struct LineFramer {
     }
 
     /// The index of the first LF in `bytes`, found with memchr(3) (a byte-by-byte search over the
-    /// slice cost about 25 instructions a byte here).
+    /// slice costs many times more per byte).
     static func firstNewline(in bytes: ArraySlice<UInt8>) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress, let hit = memchr(base, 0x0A, buffer.count) else { return nil }

@@ -1,7 +1,7 @@
 /// The notification lines of one turn's fan-out, each written once (with its LF) and shared by
 /// every subscriber that receives it: a subscriber's backlog refers to a run of these lines
 /// (``EventBacklog/Entry/shared(_:lines:)``) and the daemon writes that run from here to its
-/// socket, with no copy per subscriber (docs/performance.md, issue 11 fourth round).
+/// socket, with no copy per subscriber (docs/performance.md, "Why each figure is what it is").
 ///
 /// Lines are only appended; a backlog entry names lines by index, so later appends (which may move
 /// the storage) never change what an entry refers to. The object lives as long as an entry does.

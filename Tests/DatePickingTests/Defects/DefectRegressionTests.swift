@@ -3,9 +3,9 @@ import Testing
 
 @testable import DatePicking
 
-/// The three defects issue 15 lists, each pinned by a test that failed on main before the fix (commit message
+/// Three defects, each pinned by a test that failed on main before the fix (commit message
 /// of the fix says how each failed).
-@Suite("Defects of issue 15: Chinese leap month, valueChangedCount overflow, non-finite dates")
+@Suite("Date-picker defects: Chinese leap month, valueChangedCount overflow, non-finite dates")
 struct DefectRegressionTests {
     // 2025-08-01T12:07:00Z is day 8 of leap month 6 of Chinese year 42 (乙巳) of cycle 78: Foundation's own
     // `Calendar(identifier: .chinese).dateComponents` says month 6, isLeapMonth true, on this machine.

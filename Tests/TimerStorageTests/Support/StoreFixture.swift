@@ -14,7 +14,7 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case file
     /// ``MemoryStore`` over one ``MemoryStore/Contents``.
     case memory
-    /// `PostgresStore` in a fresh schema of the test cluster (issue 14), host `host-a`, boot `boot-a`.
+    /// `PostgresStore` in a fresh schema of the test cluster, host `host-a`, boot `boot-a`.
     case postgres
 
     /// Every store; PostgreSQL whenever the test cluster is enabled (always in CI, where a missing

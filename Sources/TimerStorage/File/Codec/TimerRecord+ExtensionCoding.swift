@@ -7,7 +7,7 @@ import Countdown
 #endif
 
 // The extension trailer that ends a record's binary form from format version 4 on (the shared
-// contract of issue 12): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
+// contract in docs/durability.md): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
 // 2 recurrence (`TimerRecurrence`, below).
