@@ -85,7 +85,7 @@ public enum ControlCommand {
             }
             return try execute(options, output: &output)
         } catch {
-            let error = error.asUsage(verb: verb)
+            let error = error.asUsage(verb: verb).namingCommand(verb)
             report(error, output: &output)
             return error.exitStatus
         }

@@ -33,6 +33,28 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
         return .usage(error.message, verb: verb)
     }
 
+    /// A daemon's refusal of a whole method (`-32601`, such as a `timerd --shared` host that lacks
+    /// it) in the words the user typed: the wire method that starts the message becomes
+    /// `timerctl VERB`, and `"on" of timer.start` becomes `--on and --every of timerctl start`
+    /// (`timer.extend is not available in shared mode …` →
+    /// `timerctl extend is not available in shared mode …`). Any other error is unchanged.
+    ///
+    /// - Parameter verb: the command the user typed.
+    /// - Returns: the error, its message in the command's words.
+    func namingCommand(_ verb: Verb?) -> ControlError {
+        guard let verb, case .failed(var error) = self, error.code == RPCErrorCode.methodNotFound.rawValue else {
+            return self
+        }
+        var message = Substring(error.message)
+        for prefix in ["timer.", "daemon."] where message.hasPrefix(prefix) {
+            let method = message.prefix(while: { $0 != " " })
+            message = "timerctl \(verb.rawValue)" + message.dropFirst(method.count)
+        }
+        error.message = String(message).replacing(
+            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)")
+        return .failed(error)
+    }
+
     /// The message after `Error: `.
     public var description: String {
         switch self {

@@ -296,12 +296,16 @@ struct SharedHostsEndToEndTests {
         // Methods shared mode does not carry answer a clear error.
         let extend = b.ctl(["extend", "x", "5m"])
         #expect(extend.status != 0)
-        #expect(extend.stderr.contains("not available in shared mode"), "\(extend)")
+        // In the words typed: `timerctl extend`, not the wire method `timer.extend`.
+        #expect(
+            extend.stderr.hasPrefix("Error: timerctl extend is not available in shared mode (timerd --shared); "),
+            "\(extend)")
         // timer.runs too: the database keeps no action runs (SharedHost.refusedMethods).
         let logs = b.ctl(["logs", "x"])
         #expect(logs.status == 1)
         #expect(
-            logs.stderr.hasPrefix("Error: timer.runs is not available in shared mode (timerd --shared); "), "\(logs)")
+            logs.stderr.hasPrefix("Error: timerctl logs is not available in shared mode (timerd --shared); "), "\(logs)"
+        )
         // A name taken on another host gets the one-host daemon's error (it was the raw constraint
         // error `timerd_timers_live_name … SQLSTATE 23505`), with the holder's id.
         let first = a.ctl(["start", "30s", "--name", "dup", "--json"])
@@ -316,7 +320,8 @@ struct SharedHostsEndToEndTests {
         #expect(recurring.status != 0)
         #expect(
             recurring.stderr.contains(
-                "recurring timers (\"on\" of timer.start) are not available in shared mode"), "\(recurring)")
+                "recurring timers (--on and --every of timerctl start) are not available in shared mode"),
+            "\(recurring)")
         #expect(b.ctl(["status", "rec"]).status != 0)
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }

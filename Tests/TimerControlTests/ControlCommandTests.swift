@@ -303,3 +303,35 @@ struct StatusTableTests {
         #expect(StatusTable.percent(fraction) == percent)
     }
 }
+
+/// A daemon's `-32601` refusal of a method names the command the user typed, not the wire method
+/// (the messages are `SharedHost`'s refusals in shared mode, as `timerd --shared` words them).
+@Suite("Refused methods in the user's words")
+struct RefusedMethodWordingTests {
+    @Test("timer.extend … becomes timerctl extend …; other codes and verbless errors are unchanged")
+    func namingCommand() {
+        let refusal = RPCError(
+            .methodNotFound,
+            "timer.extend is not available in shared mode (timerd --shared); shared mode serves timer.list")
+        #expect(
+            ControlError.failed(refusal).namingCommand(.extend)
+                == .failed(
+                    RPCError(
+                        .methodNotFound,
+                        "timerctl extend is not available in shared mode (timerd --shared); shared mode serves timer.list"
+                    )))
+        let recurring = RPCError(
+            .methodNotFound,
+            #"recurring timers ("on" of timer.start) are not available in shared mode (timerd --shared)"#)
+        #expect(
+            ControlError.failed(recurring).namingCommand(.start)
+                == .failed(
+                    RPCError(
+                        .methodNotFound,
+                        "recurring timers (--on and --every of timerctl start) are not available in shared mode (timerd --shared)"
+                    )))
+        let other = ControlError.failed(RPCError(.invalidParams, "timer.extend needs \"by\""))
+        #expect(other.namingCommand(.extend) == other)
+        #expect(ControlError.failed(refusal).namingCommand(nil) == .failed(refusal))
+    }
+}
