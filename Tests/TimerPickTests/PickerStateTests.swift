@@ -127,15 +127,19 @@ struct PickerStateTests {
     func minimumForms() throws {
         let now = Date(timeIntervalSince1970: 1_795_788_000)  // 2026-11-27T14:00:00Z
         let english = Locale(identifier: "en_US")
-        let refused = try PickOptions.parse(["--min", "now"])
+        let refused = try PickOptions.parse(["--min", "fri"])
         // The reason and the list of OneShotTimeText, the grammar --min is read with.
         #expect(
             throws: PickOptions.UsageError(
-                description: "invalid --min time \"now\": \"now\" has passed: add a span (now + 25 minutes); "
+                description: "invalid --min time \"fri\": a day needs a time (fri 17:00); "
                     + "use HH:MM[:SS], 2:30pm, noon or midnight, with a day before or after it if you like "
                     + "(tomorrow 09:00, 09:00 tomorrow, fri 17:00, next monday 9:00); YYYY-MM-DD[THH:MM[:SS]]; "
                     + "+25m or now + 25 minutes; or an ISO 8601 date-time with Z or an offset (2026-12-24T18:00+01:00)")
         ) { try refused.makePicker(now: now, timeZone: .gmt, systemLocale: english) }
+        // `now` alone is the present instant here (timerctl start --pick passes --min now).
+        let present = try PickOptions.parse(["--min", "now"]).makePicker(
+            now: now, timeZone: .gmt, systemLocale: english)
+        #expect(present.minimumDate == now)
         // What the list names is accepted: a span, a day and time, an instant without seconds.
         let accepted = try PickOptions.parse(["--min", "+1h", "--max", "2026-12-24T18:00+01:00"])
         let picker = try accepted.makePicker(now: now, timeZone: .gmt, systemLocale: english)
