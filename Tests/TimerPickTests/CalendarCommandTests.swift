@@ -173,23 +173,10 @@ struct CalendarCommandTests {
     /// `nextElapse` is the calendar's first elapse from the same instant.
     @Test("calendar's next elapse is start --on's for the same TZ (timerd's system zone Asia/Tokyo)")
     func sameAsStartOn() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timercal-\(getpid())")
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("timerd.sock").path
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerd")
-        daemon.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path]
-        daemon.environment = ["TIMERD_LOCALTIME": "/usr/share/zoneinfo/Asia/Tokyo", "LANG": "C.UTF-8"]
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        let daemon = try TestDaemon(
+            tag: "calendar", environment: ["TIMERD_LOCALTIME": "/usr/share/zoneinfo/Asia/Tokyo", "LANG": "C.UTF-8"])
+        defer { daemon.stop() }
+        let socket = daemon.socket
         for tz in [":Europe/Paris", "EST5EDT,M3.2.0,M11.1.0", "UTC+3", "", "America/Sao_Paulo"] {
             let base = Int(Date().timeIntervalSince1970.rounded(.down))
             let started = try Self.timerctl(

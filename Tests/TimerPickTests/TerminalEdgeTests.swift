@@ -198,21 +198,9 @@ struct TerminalEdgeTests {
 
     @Test("start --pick on the real clock: Enter at once starts the timer (the picked time is ahead)")
     func startPickEnterAtOnce() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timerpick-\(getpid())-enter")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("timerd.sock").path
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerd")
-        daemon.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path]
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        let daemon = try TestDaemon(tag: "enter")
+        defer { daemon.stop() }
+        let socket = daemon.socket
         // No TIMERPICK_NOW: the picker's clock is the daemon's. The picked minute is the next one, which a
         // start in the minute's last seconds could reach before the daemon sees it: start after it then.
         let second = Int(Date().timeIntervalSince1970) % 60

@@ -144,21 +144,9 @@ struct TerminalSessionTests {
 
     @Test("timerctl start --pick --name tea: the picked instant reaches the real daemon")
     func startPickStartsTimer() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timerpick-\(getpid())-start")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("timerd.sock").path
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: PseudoTerminal.productsDirectory + "/timerd")
-        daemon.arguments = ["--socket", socket, "--state-dir", directory.appendingPathComponent("state").path]
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        let daemon = try TestDaemon(tag: "start")
+        defer { daemon.stop() }
+        let socket = daemon.socket
         // The daemon takes end times from now to 366 days ahead on its real clock, so the picker's "now" is the
         // real clock plus one day, cut to the minute: the picked instant, untouched, is tomorrow.
         let tomorrow = Date(
