@@ -3,7 +3,9 @@
 //
 // Usage: DaemonBenchmark COMMAND [options]; each command prints one JSON object on stdout.
 //   ping --socket PATH [--count N] [--redis] [--idle-connections N]   round trips on one connection
-//   load --socket PATH --count N [--seconds S]   pipelined timer.start (one connection, 256 in flight)
+//   load --socket PATH --count N [--seconds S | --at ISO8601]
+//                                                pipelined timer.start (one connection, 256 in flight);
+//                                                with --at every timer is due at that one instant
 //   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
 //   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S]
 //                                                N timers due within one second, then daemon.stats
@@ -174,6 +176,11 @@ func startRequest(id: Int, seconds: Double) -> [UInt8] {
         + [10]
 }
 
+/// A `timer.start` due at the instant `at` (an ISO 8601 date-time string, passed through as is).
+func startRequest(id: Int, at: String) -> [UInt8] {
+    Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"timer.start","params":{"at":"\#(at)"}}"#.utf8) + [10]
+}
+
 // MARK: - Commands
 
 /// Round trips of a ping on one persistent connection, same loop for timerd and redis.
@@ -207,7 +214,9 @@ func ping(_ options: Options) {
 }
 
 /// Starts `count` timers over one connection with up to `window` requests in flight.
-func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 256, uid: UInt32? = nil) -> Double {
+func load(
+    socket: String, count: Int, seconds: (Int) -> Double, at: String? = nil, window: Int = 256, uid: UInt32? = nil
+) -> Double {
     guard let client = LineClient(path: socket, uid: uid) else { fail("cannot connect to \(socket)") }
     let start = monotonicNanoseconds()
     var sent = 0
@@ -215,7 +224,8 @@ func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 25
     while received < count {
         var batch: [UInt8] = []
         while sent < count && sent - received < window {
-            batch += startRequest(id: sent + 1, seconds: seconds(sent))
+            batch +=
+                at.map { startRequest(id: sent + 1, at: $0) } ?? startRequest(id: sent + 1, seconds: seconds(sent))
             sent += 1
         }
         if !batch.isEmpty { client.send(batch) }
@@ -231,9 +241,10 @@ func load(socket: String, count: Int, seconds: (Int) -> Double, window: Int = 25
 func loadCommand(_ options: Options) {
     let count = options.int("--count", 1_000)
     let seconds = options.double("--seconds", 86_400)
+    let at = options.values["--at"]
     let uids = options.uids
     guard !uids.isEmpty else {
-        let rate = load(socket: options.socket, count: count, seconds: { _ in seconds })
+        let rate = load(socket: options.socket, count: count, seconds: { _ in seconds }, at: at)
         printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
         return
     }
@@ -247,7 +258,7 @@ func loadCommand(_ options: Options) {
     var started = 0
     for uid in uids where started < count {
         let chunk = min(perUID, count - started)
-        _ = load(socket: options.socket, count: chunk, seconds: { _ in seconds }, uid: uid)
+        _ = load(socket: options.socket, count: chunk, seconds: { _ in seconds }, at: at, uid: uid)
         started += chunk
     }
     let rate = Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
