@@ -12,7 +12,7 @@ import Countdown
 /// for them gets a `timer.gap` notification (reason `ring`) naming the numbers it cannot have.
 ///
 /// An event's notification line is written once, when it is first delivered or replayed, and
-/// kept with it (``setLine(_:forSeq:)``), so a thousand subscribers cost one JSON rendering.
+/// kept with it (``setLine(_:forSeq:isOwnerView:)``), so a thousand subscribers cost one JSON rendering.
 ///
 /// ```swift
 /// var ring = EventRing(capacity: 2)
@@ -31,7 +31,7 @@ public struct EventRing: Sendable {
         public var event: TimerEvent
         /// Its `timer.event` line once written (without the newline), else `nil`.
         public var line: [UInt8]?
-        /// Its number among the events of its timer's owner (``TimerEvent/owner``): 1 for that
+        /// Its number among the events of its timer's owner (the event's `owner`): 1 for that
         /// user's first event. A user who does not see every timer sees this number, so the
         /// numbers it gets say nothing of other users' events.
         public var ownerSeq: UInt64 = 0

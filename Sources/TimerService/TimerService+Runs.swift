@@ -52,7 +52,7 @@ extension TimerService {
     /// - Parameters:
     ///   - id: the timer's id.
     ///   - kind: which run.
-    ///   - output: what it wrote (only the first ``ActionOutputLog/maximumOutputBytes`` are kept).
+    ///   - output: what it wrote (only the first `ActionOutputLog.maximumOutputBytes` are kept).
     ///   - truncated: whether it wrote more than `output` holds.
     /// - Returns: whether the timer had such a run in progress (the output was kept).
     @discardableResult

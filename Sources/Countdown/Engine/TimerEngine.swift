@@ -90,7 +90,7 @@ public struct TimerEngine: Sendable {
     /// most recent firings; catch-ups (``catchUpCount``) are not in it.
     public private(set) var lateness = LatenessRecorder()
     /// Timers ``fireDueTimers(limit:)`` finished as catch-ups since start-up: overdue because their end
-    /// passed during a suspend or before the restore (``passedWhileAway(_:)``), or because a wall-clock
+    /// passed during a suspend or before the restore (`passedWhileAway(_:)`), or because a wall-clock
     /// step moved their end into the past. Their lateness is the machine's, not the loop's, so it is
     /// counted here and kept out of ``lateness``.
     public private(set) var catchUpCount = 0
