@@ -178,7 +178,7 @@ struct ManPageTests {
         // ServiceVersion.version (Sources/TimerProtocol/RPCMessages.swift) is what --version prints.
         #expect(Harness.run(Harness.timerd, ["--version"]).stdout == "timerd \(version) (protocol 1)\n")
         #expect(Harness.run(Harness.timerctl, ["--version"]).stdout == "timerctl \(version) (protocol 1)\n")
-        for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7"] {
+        for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7", "timerpick.1"] {
             let text = try String(contentsOfFile: packageRoot + "/man/" + page, encoding: .utf8)
             let header = text.split(separator: "\n").first { $0.hasPrefix(".TH ") } ?? ""
             #expect(header.contains("\"timerd \(version)\""), "\(page): \(header)")
