@@ -140,4 +140,50 @@ struct BarEndToEndTests {
         #expect(errors.isEmpty)
         #expect(harness.stopDaemon() == 0)
     }
+
+    /// tmux runs `#()` commands through a pipe and shows the last line of one still running,
+    /// redrawing when a new line comes (tmux(1), FORMATS). In a pseudo-terminal (`script`), a real
+    /// tmux with `status-interval 15` draws bar's countdown several times in 4 s: the updates come
+    /// from bar's lines, not from tmux re-running anything.
+    @Test("tmux's status line shows bar --tmux's lines as they come, well within status-interval")
+    func tmuxStatusLine() throws {
+        let tmux = "/usr/bin/tmux"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: tmux),
+            "tmux is missing: apt-get install tmux (scripts/test and .ci/run install it)")
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(harness.ctl(["start", "1h", "--name", "tea"]).status == 0)
+        let configuration = harness.directory + "/tmux.conf"
+        try """
+        set -g status-interval 15
+        set -g status-right-length 60
+        set -g status-right '#(\(Harness.timerctl) --socket \(harness.socketPath) bar --tmux --format bar:{name}:{remaining})'
+
+        """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        let typescript = harness.directory + "/tmux.typescript"
+        let command =
+            "stty cols 100 rows 10; \(tmux) -S \(harness.directory)/tmux.sock -f \(configuration) new-session 'sleep 4'"
+        let environment = [
+            "PATH": "/usr/bin:/bin", "HOME": harness.directory, "TERM": "xterm", "LANG": "C.UTF-8",
+            "SHELL": "/bin/sh",
+        ]
+        let run = Harness.run("/usr/bin/script", ["-qfc", command, typescript], environment: environment)
+        #expect(run.status == 0, "\(run)")
+        let screen = String(decoding: try Data(contentsOf: URL(fileURLWithPath: typescript)), as: UTF8.self)
+        // Each countdown value tmux drew, in order, once each.
+        var shown: [String] = []
+        var rest = screen[...]
+        while let range = rest.range(of: "bar:tea:") {
+            let value = String(rest[range.upperBound...].prefix(7))  // 0:59:58
+            if shown.last != value { shown.append(value) }
+            rest = rest[range.upperBound...]
+        }
+        // At least three different seconds, each lower than the one before (4 s of a 1 h countdown).
+        print("tmux drew bar's countdown as: \(shown.joined(separator: " "))")
+        #expect(shown.count >= 3, "\(shown)")
+        #expect(shown == shown.sorted(by: >) && Set(shown).count == shown.count, "\(shown)")
+        #expect(shown.allSatisfy { $0.hasPrefix("0:59:") || $0 == "1:00:00" }, "\(shown)")
+        #expect(harness.stopDaemon() == 0)
+    }
 }
