@@ -141,6 +141,43 @@ struct BarEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    /// Through a proxy that records what timerctl sends: 4 s of a running timer, with a pause and
+    /// a resume made by another client, cost bar two requests, the subscription and one listing;
+    /// every tick comes from its own clock.
+    @Test(
+        "bar never polls: one timer.subscribe and one timer.list, whatever it prints", arguments: TestBackend.available)
+    func barDoesNotPoll(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        #expect(harness.ctl(["start", "1h", "--name", "tea"]).status == 0)
+        let proxy = try RecordingProxy(
+            path: harness.directory + "/proxy.sock", target: harness.socketPath,
+            recordPath: harness.directory + "/requests.log")
+        let bar = try LineReadingProgram(
+            Harness.timerctl, ["--socket", proxy.path, "bar", "--format", "{remaining} {state}"],
+            errorPath: harness.directory + "/bar.err")
+        var lines: [String] = []
+        let started = Date()
+        while Date().timeIntervalSince(started) < 2, let line = bar.readLine(timeout: 5) { lines.append(line) }
+        #expect(harness.ctl(["pause", "tea"]).status == 0)
+        #expect(harness.ctl(["resume", "tea"]).status == 0)
+        while Date().timeIntervalSince(started) < 4, let line = bar.readLine(timeout: 5) { lines.append(line) }
+        // CPU time so far (utime + stime, clock ticks: man proc(5), fields 14 and 15).
+        let stat = try String(contentsOfFile: "/proc/\(bar.pid)/stat", encoding: .utf8)
+        let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
+        let ticks = (Int(fields[12]) ?? -1) + (Int(fields[13]) ?? -1)
+        bar.closeOutput()
+        #expect(bar.wait(timeout: 10) == 0)
+        #expect(try proxy.methods() == ["timer.subscribe", "timer.list"])
+        // About one line a second (4 s) plus the pause and the resume: at least 5 lines, all distinct
+        // from the one before.
+        #expect(lines.count >= 5, "\(lines)")
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix(" paused") }, "\(lines)")
+        print("bar (\(backend)): \(lines.count) lines in 4 s, 2 requests, \(ticks) clock ticks of CPU time")
+        #expect(harness.stopDaemon() == 0)
+    }
+
     /// tmux runs `#()` commands through a pipe and shows the last line of one still running,
     /// redrawing when a new line comes (tmux(1), FORMATS). In a pseudo-terminal (`script`), a real
     /// tmux with `status-interval 15` draws bar's countdown several times in 4 s: the updates come
