@@ -34,6 +34,10 @@ enum Bar {
         }
     }
 
+    /// Whether standard output is open. With it closed, the socket would take descriptor 1 and the
+    /// lines would go to timerd: `bar` then has nobody to print for and exits 0 before connecting.
+    static var hasStandardOutput: Bool { fcntl(1, F_GETFD) >= 0 }
+
     /// The first wait before connecting again, in milliseconds.
     static let firstRetryMilliseconds: Int64 = 250
     /// The longest wait before connecting again, in milliseconds.
@@ -96,8 +100,9 @@ enum Bar {
             if poll(&descriptors, nfds_t(descriptors.count), timeout) < 0 && errno != EINTR {
                 throw .unavailable("poll: \(SystemError("poll", errno: errno))")
             }
-            // A pipe whose reader closed reports POLLERR to its writer; a hung-up terminal POLLHUP.
-            if descriptors[0].revents & Int16(POLLERR | POLLHUP) != 0 { return 0 }
+            // A pipe whose reader closed reports POLLERR to its writer, a hung-up terminal POLLHUP, a
+            // closed standard output POLLNVAL: each time, nobody reads the lines any more.
+            if descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return 0 }
             if connection == nil && Syscall.bootTimeNanoseconds() >= retryAt {
                 do throws(ControlError) {
                     connection = try Connection(ControlClient.connect(explicitPath: socketPath, autostart: false))

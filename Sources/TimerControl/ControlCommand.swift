@@ -159,6 +159,7 @@ public enum ControlCommand {
                 throw .usage(error.description, verb: verb)
             }
         }
+        if verb == .bar && !Bar.hasStandardOutput { return 0 }
         let client = try ControlClient.connect(
             explicitPath: options.socketPath,
             autostart: options.socketPath == nil && !options.noAutostart && verb != .reload)

@@ -141,6 +141,27 @@ struct BarEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    /// `timerctl bar | head -1` with a paused timer: no tick will ever write again, so only `poll`
+    /// can tell that head has gone (POLLERR on the pipe); with standard output closed from the start,
+    /// bar exits before connecting (else the socket would take descriptor 1 and get the lines).
+    @Test("bar exits 0 at once when its reader goes while nothing ticks, and with stdout closed")
+    func readerGone() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        #expect(harness.ctl(["start", "1h", "--name", "tea"]).status == 0)
+        #expect(harness.ctl(["pause", "tea"]).status == 0)
+        let ctl = "'\(Harness.timerctl)' --socket '\(harness.socketPath)'"
+        let started = Date()
+        let piped = Harness.run("/bin/bash", ["-c", "set -o pipefail; \(ctl) bar | head -1"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(piped.status == 0 && piped.stdout == "⏸ tea 1:00:00\n" && piped.stderr.isEmpty, "\(piped)")
+        #expect(seconds < 5, "\(seconds) s")  // at once, not at a tick that never comes
+        let closed = Harness.run("/bin/sh", ["-c", "\(ctl) bar >&-"])
+        #expect(closed.status == 0 && closed.stderr.isEmpty, "\(closed)")
+        #expect(!harness.log().contains("not valid JSON"), "\(harness.log())")
+        #expect(harness.stopDaemon() == 0)
+    }
+
     /// Through a proxy that records what timerctl sends: 4 s of a running timer, with a pause and
     /// a resume made by another client, cost bar two requests, the subscription and one listing;
     /// every tick comes from its own clock.
