@@ -29,6 +29,7 @@ extension CommandTable {
             wait,
             logs,
             events,
+            bar,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             rename,
             command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),

@@ -84,6 +84,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case logs
     /// Follow timers' events as they happen, one line each (`journalctl -f` style).
     case events
+    /// Print a status-bar line for a timer each time it changes.
+    case bar
     /// Add time to (or, with `-`, take time from) a timer's current step.
     case extend
     /// Start a timer again with the same durations, under the same id.

@@ -83,7 +83,7 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
-                "events", "extend", "restart",
+                "events", "bar", "extend", "restart",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "help", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
@@ -117,6 +117,7 @@ struct ManPageTests {
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
                 "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
+                "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
             ])
     }
 
