@@ -148,7 +148,7 @@ struct PostgresStoreTests {
         let row = try connection.query(
             "SELECT state, live, remaining_ns, version, fence FROM timerd_timers WHERE id = 1")
         #expect(row.rows == [["finished", "f", nil, "4", "2"]])
-        // The outbox's UNIQUE (timer_id, kind, fence) refuses a second finish under fence 2.
+        // The outbox is unique on (timer_id, kind, fence): a second finish under fence 2 is refused.
         #expect(throws: PostgresError.self) {
             try connection.query(
                 "INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES (1, 'finished', 2, 'host-b')")
