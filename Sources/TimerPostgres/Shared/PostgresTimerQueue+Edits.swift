@@ -79,10 +79,19 @@ extension PostgresTimerQueue {
         var now: String
     }
 
-    /// Locks timer `id` of `owner` for the rest of the transaction and reads it.
+    /// Locks timer `id` of `owner` for the rest of the transaction, then reads it with the
+    /// database clock's instant: read after the lock is granted (a statement of its own), so a
+    /// wait for another host's completion of the row does not make "now" stale.
     private static func lockRow(id: Int64, owner: UInt32?, _ connection: PostgresConnection)
         throws(PostgresError) -> LockedRow?
     {
+        let locked = try connection.query(
+            """
+            SELECT 1 FROM timerd_timers
+            WHERE id = $1 AND ($2::bigint IS NULL OR owner = $2) AND segments_ns IS NOT NULL
+            FOR UPDATE
+            """, [String(id), owner.map { String($0) }])
+        guard !locked.rows.isEmpty else { return nil }
         let rows = try connection.query(
             """
             SELECT t.state, t.step, t.segments_ns::text, t.fence, t.name, t.owner, t.live,
@@ -92,15 +101,11 @@ extension PostgresTimerQueue {
                     ELSE 0 END,
                 c.now::text
             FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
-            WHERE t.id = $1 AND ($2::bigint IS NULL OR t.owner = $2) AND t.segments_ns IS NOT NULL
-            FOR UPDATE OF t
-            """, [String(id), owner.map { String($0) }])
+            WHERE t.id = $1
+            """, [String(id)])
         guard let state = rows.value(0, 0), let now = rows.value(0, 8) else { return nil }
-        let segments =
-            (rows.value(0, 2) ?? "{}").trimmingPrefix("{").split(separator: ",")
-            .compactMap { Int64($0.filter { $0 != "}" }) }
         return LockedRow(
-            state: state, step: Int(rows.int64(0, 1) ?? 0), segmentsNanoseconds: segments,
+            state: state, step: Int(rows.int64(0, 1) ?? 0), segmentsNanoseconds: bigintArray(rows.value(0, 2)),
             fence: rows.int64(0, 3) ?? 0, name: rows.value(0, 4), owner: rows.int64(0, 5) ?? 0,
             isLive: rows.value(0, 6) == "t", leftNanoseconds: rows.int64(0, 7) ?? 0, now: now)
     }

@@ -104,12 +104,15 @@ extension PostgresTimerQueue {
             'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         """
 
+    /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
+    static func bigintArray(_ text: String?) -> [Int64] {
+        (text ?? "{}").trimmingPrefix("{").split(separator: ",").compactMap { Int64($0.filter { $0 != "}" }) }
+    }
+
     /// Reads the row at `column` … `column + 11` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
-        let segments =
-            (rows.value(row, column + 5) ?? "{}").trimmingPrefix("{").split(separator: ",")
-            .compactMap { Int64($0.filter { $0 != "}" }) }
+        let segments = bigintArray(rows.value(row, column + 5))
         return SharedTimerRow(
             id: id, owner: UInt32(clamping: rows.int64(row, column + 1) ?? 0), name: rows.value(row, column + 2),
             state: rows.value(row, column + 3) ?? "stopped", step: Int(rows.int64(row, column + 4) ?? 0),
