@@ -55,7 +55,8 @@ extension SharedHost {
             timer = try find(reference, owner: owner)
             name = newName
             edited = try renaming(newName, owner: timer.owner) { () throws(PostgresError) in
-                try withQueue { queue throws(PostgresError) in try queue.rename(id: timer.id, owner: owner, to: newName)
+                try withQueue { queue throws(PostgresError) in
+                    try queue.rename(id: timer.id, owner: owner, to: newName)
                 }
             }
             var renamed = timer
