@@ -36,8 +36,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A daemon's refusal of a whole method (`-32601`, such as a `timerd --shared` host that lacks
     /// it) in the words the user typed: the wire method that starts the message becomes
     /// `timerctl VERB`, and `"on" of timer.start` becomes `--on and --every of timerctl start`
-    /// (`timer.extend is not available in shared mode …` →
-    /// `timerctl extend is not available in shared mode …`). Any other error is unchanged.
+    /// (`timer.runs is not available in shared mode …` →
+    /// `timerctl logs is not available in shared mode …`). Any other error is unchanged.
     ///
     /// - Parameter verb: the command the user typed.
     /// - Returns: the error, its message in the command's words.

@@ -32,11 +32,11 @@ extension SharedHost {
     }
 
     /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, bad
-    /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and the edits
-    /// below are refused.
+    /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and
+    /// ``refusedMethods`` are refused.
     static let servedMethods: Set<RPCMethod> = [
         .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
-        .timerUnsubscribe, .timerRemove, .daemonStats,
+        .timerUnsubscribe, .timerRemove, .daemonStats, .timerExtend, .timerRestart, .timerRename, .timerSkip,
     ]
 
     /// Handles a request line if it is one shared mode serves (or refuses).
@@ -80,16 +80,17 @@ extension SharedHost {
         return outcome
     }
 
-    /// The methods shared mode answers with a clear error: edits of a timer's figures, which the
-    /// claim protocol does not carry yet, and `timer.runs`, whose runs the shared schema does not keep.
-    static let refusedMethods: Set<RPCMethod> = [
-        .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRuns,
-    ]
+    /// The methods shared mode answers with a clear error: `timer.runs`, whose runs the shared
+    /// schema does not keep.
+    static let refusedMethods: Set<RPCMethod> = [.timerRuns]
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
     static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {
         guard let error = error as? PostgresError else { return error }
-        let changes: Set<RPCMethod> = [.timerStart, .timerStop, .timerPause, .timerResume, .timerRemove]
+        let changes: Set<RPCMethod> = [
+            .timerStart, .timerStop, .timerPause, .timerResume, .timerRemove, .timerExtend, .timerRestart, .timerRename,
+            .timerSkip,
+        ]
         return RPCError(
             .internalError,
             (changes.contains(method) ? "state could not be saved: " : "the timers could not be read: ") + "\(error)")
@@ -200,6 +201,8 @@ extension SharedHost {
             return Array(#"{"unsubscribed":true}"#.utf8)
         case .daemonStats:
             return try stats(context: context)
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip:
+            return try edit(method, params: params, context: context, outcome: &outcome)
         default:
             return nil
         }

@@ -62,10 +62,12 @@ struct EventsEndToEndTests {
     /// issue asks for 50 ms and for the figures to be reported, not asserted tightly.
     static let generousBound = 2.0
 
-    @Test("subscribe, then start/pause/resume/extend a group and let it step and finish: in order, numbered, prompt")
-    func lifecycle() throws {
+    @Test(
+        "subscribe, then start/pause/resume/extend a group and let it step and finish: in order, numbered, prompt",
+        arguments: TestBackend.available)
+    func lifecycle(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let subscriber = try RawClient(path: harness.socketPath)
         let changer = try RawClient(path: harness.socketPath)
         let first = try subscriber.subscribe(#""timer":"all""#) + 1
@@ -115,7 +117,7 @@ struct EventsEndToEndTests {
         let p50 = percentile(latencies, 50) * 1e3
         let p99 = percentile(latencies, 99) * 1e3
         print(
-            "events latency (change sent -> notification read, \(latencies.count) samples): "
+            "events latency, \(backend) (change sent -> notification read, \(latencies.count) samples): "
                 + "p50 \(String(format: "%.3f", p50)) ms, p99 \(String(format: "%.3f", p99)) ms; "
                 + "step \(String(format: "%.1f", stepLate * 1e3)) ms and finish "
                 + "\(String(format: "%.1f", finishLate * 1e3)) ms after their due time")
