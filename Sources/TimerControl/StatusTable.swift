@@ -151,7 +151,8 @@ enum StatusTable {
             return "renamed \(timer.id) to \"\(timer.name ?? "")\"\n"
         case .extend, .skip:
             return editConfirmation(verb, label, timer)
-        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .remove, .events, .watch, .calendar,
+        case .status, .ping, .reload, .stats, .help, .completion, .completeTimers, .pick, .remove, .events, .watch,
+            .calendar,
             .logs:
             return ""
         }

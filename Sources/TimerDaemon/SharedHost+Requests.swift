@@ -18,6 +18,8 @@ extension SharedHost {
         var requestID: RPCID?
         /// A `timer.wait` that waits under the request's token.
         var isWaiting = false
+        /// The request's method (the daemon times requests per method).
+        var method: RPCMethod?
         /// A new subscription (the request's token).
         var newSubscription: SubscriptionRegistry.SubscriberID?
         /// An ended subscription.
@@ -62,6 +64,7 @@ extension SharedHost {
         let isServed = Self.servedMethods.contains(method)
         guard isServed || Self.refusedMethods.contains(method) else { return nil }
         var outcome = Outcome(requestID: id)
+        outcome.method = method
         do {
             guard isServed else {
                 throw RPCError(
@@ -120,6 +123,7 @@ extension SharedHost {
                     operation: operation)
             }
             changedThisTurn = true
+            if method == .timerStop { figures.timerCounts.stopped += 1 }
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
             outcome.event = "\(verb) timer \(Self.label(now))"
             return try Self.json(now)
@@ -283,6 +287,7 @@ extension SharedHost {
             throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
         }
         changedThisTurn = true
+        figures.timerCounts.started += 1
         outcome.event =
             "started timer \(Self.label(row)), "
             + (dueAt != nil
