@@ -84,7 +84,7 @@ struct ManPageTests {
             listed == [
                 "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
                 "events", "extend", "restart",
-                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "help", "calendar",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help", "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         // `help --help` is the main help (as `help` alone); every other command has its own page.
@@ -117,6 +117,7 @@ struct ManPageTests {
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
                 "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
+                "--prometheus",
             ])
     }
 
@@ -144,6 +145,8 @@ struct ManPageTests {
                 "--store", "--host-id", "--shared", "--migrate-only",
                 // The PostgreSQL session timeouts.
                 "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout",
+                // The metrics endpoint.
+                "--metrics", "--metrics-timers",
                 "-h",
                 "--help", "--version",
             ])

@@ -13,11 +13,11 @@ struct RPCMethodLookupTests {
 
     @Test("Every name of docs/protocol.md finds its method, and the names are all the cases")
     func everyName() {
-        // The 18 names in the order of the -32601 example in docs/protocol.md ("methods: …").
+        // The 19 names in the order of the -32601 example in docs/protocol.md ("methods: …").
         let names = [
             "timer.start", "timer.stop", "timer.pause", "timer.resume", "timer.status", "timer.list", "timer.wait",
             "daemon.ping", "daemon.reload", "daemon.stats", "timer.subscribe", "timer.unsubscribe", "timer.extend",
-            "timer.restart", "timer.rename", "timer.skip", "timer.remove", "timer.runs",
+            "timer.restart", "timer.rename", "timer.skip", "timer.remove", "timer.runs", "daemon.metrics",
         ]
         #expect(RPCMethod.allCases.map(\.rawValue) == names)
         for method in RPCMethod.allCases {
