@@ -111,7 +111,8 @@ struct ScrapeRequestTests {
                 description: "\"65536\" in \"127.0.0.1:65536\" is not a port from 0 to 65535; \(usage)")
         ) { try MetricsAddress(parsing: "127.0.0.1:65536") }
         #expect(
-            throws: MetricsAddress.ParseError(description: "\"metrics.sock\" is neither a socket path nor HOST:PORT; \(usage)")
+            throws: MetricsAddress.ParseError(
+                description: "\"metrics.sock\" is neither a socket path nor HOST:PORT; \(usage)")
         ) { try MetricsAddress(parsing: "metrics.sock") }
         #expect(throws: MetricsAddress.ParseError.self) { try MetricsAddress(parsing: "127.0.0.2:80") }
         #expect(throws: MetricsAddress.ParseError.self) { try MetricsAddress(parsing: "127.0.0.1:") }

@@ -1,0 +1,256 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import TimerModel
+import TimerProtocol
+import TimerSystem
+
+/// `timerd --metrics` through the real binaries on both backends: a scrape over the Unix socket
+/// and over loopback TCP, values checked against what `timerctl status` shows, `promtool check
+/// metrics` on the text, and a slow scraper that holds up nobody.
+@Suite("Prometheus metrics from a real timerd", .serialized, .tags(.endToEnd))
+struct MetricsEndToEndTests {
+    /// Where Debian's `prometheus` package puts promtool (scripts/test and .ci/run install it).
+    static let promtool = "/usr/bin/promtool"
+
+    @Test(
+        "GET /metrics over the Unix socket and loopback TCP agrees with timerctl status",
+        arguments: TestBackend.available)
+    func scrape(backend: TestBackend) throws {
+        let harness = try Harness()
+        let backendArguments = try backend.daemonArguments()
+        let metricsSocket = harness.directory + "/metrics.sock"
+        try harness.startDaemon(extraArguments: backendArguments + ["--metrics", metricsSocket, "--metrics-timers"])
+        // What the steps below leave, and so what the counters must say: 4 started, "c" finished,
+        // "d" stopped; "a" running, "b" paused.
+        for (duration, name) in [("1h", "a"), ("1h", "b"), ("1s", "c"), ("1h", "d")] {
+            let run = harness.ctl(["start", duration, "--name", name])
+            #expect(run.status == 0, "\(run)")
+        }
+        #expect(harness.ctl(["pause", "b"]).status == 0)
+        #expect(harness.ctl(["stop", "d"]).status == 0)
+        let waited = harness.ctl(["wait", "c"])
+        #expect(waited.status == 0, "\(waited)")
+
+        // The socket's mode: owner and group only (the figures count every user's timers).
+        var info = stat()
+        #expect(stat(metricsSocket, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+
+        let response = try ScrapeClient.get(unixSocket: metricsSocket)
+        #expect(response.status == 200, "\(response)")
+        #expect(response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        let samples = response.samples
+        let status = try harness.ctlJSON(["status"], as: [TimerInfo].self)
+        let running = status.filter { $0.state == .running }
+        let paused = status.filter { $0.state == .paused }
+        #expect(running.map(\.name) == ["a"])
+        #expect(paused.map(\.name) == ["b"])
+        #expect(samples[#"timerd_timers{state="running"}"#] == Double(running.count))
+        #expect(samples[#"timerd_timers{state="paused"}"#] == Double(paused.count))
+        #expect(samples["timerd_timers_started_total"] == 4)
+        #expect(samples["timerd_timers_finished_total"] == 1)
+        #expect(samples["timerd_timers_stopped_total"] == 1)
+        #expect(samples["timerd_timers_missed_total"] == 0)
+        #expect(samples[#"timerd_request_duration_seconds_count{method="timer.start"}"#] == 4)
+        // The per-timer series: "a" ends at the wall-clock time timerctl status gives (±1 s, the
+        // database's clock in shared mode).
+        let a = try #require(running.first)
+        let endsAt = try #require(a.endsAt.flatMap { ISO8601.date(from: $0) })
+        let nextElapse = try #require(samples[#"timerd_timer_next_elapse_seconds{owner="\#(getuid())",name="a"}"#])
+        #expect(abs(nextElapse - endsAt.timeIntervalSince1970) < 1)
+        try Self.checkWithPromtool(response.body, in: harness.directory)
+
+        // timerctl stats --prometheus prints the same rendering through daemon.metrics.
+        let printed = harness.ctl(["stats", "--prometheus"])
+        #expect(printed.status == 0, "\(printed)")
+        let printedSamples = ScrapeClient.samples(of: printed.stdout)
+        for name in [
+            #"timerd_timers{state="running"}"#, #"timerd_timers{state="paused"}"#, "timerd_timers_started_total",
+        ] {
+            #expect(printedSamples[name] == samples[name], "\(name)")
+        }
+        #expect(printed.stdout.hasPrefix("# HELP timerd_build_info "))
+        switch backend {
+        case .file:
+            #expect(samples["timerd_store_compactions_total"] != nil)
+            #expect(samples["timerd_shared_claims_total"] == nil)
+        case .shared:
+            #expect(samples["timerd_store_compactions_total"] == nil)
+            #expect((samples["timerd_shared_claims_total"] ?? 0) >= 1)  // "c"'s completion at least
+        }
+        #expect(harness.stopDaemon() == 0)
+        #expect(!FileManager.default.fileExists(atPath: metricsSocket), "the socket is removed at the stop")
+
+        // Loopback TCP on a port the kernel picks, named in the log; the timers are still there.
+        try harness.startDaemon(extraArguments: backendArguments + ["--metrics", "127.0.0.1:0"])
+        let port = try #require(Self.loggedPort(harness.log()), "\(harness.log())")
+        let overTCP = try ScrapeClient.get(port: port)
+        #expect(overTCP.status == 200, "\(overTCP)")
+        let tcpSamples = overTCP.samples
+        let statusAgain = try harness.ctlJSON(["status"], as: [TimerInfo].self)
+        #expect(
+            tcpSamples[#"timerd_timers{state="running"}"#] == Double(statusAgain.filter { $0.state == .running }.count))
+        #expect(
+            tcpSamples[#"timerd_timers{state="paused"}"#] == Double(statusAgain.filter { $0.state == .paused }.count))
+        #expect(tcpSamples[#"timerd_timers{state="running"}"#] == 1)
+        #expect(tcpSamples["timerd_timers_started_total"] == 0, "counters start again with the daemon")
+        #expect(!overTCP.body.contains("timerd_timer_next_elapse_seconds"), "no names without --metrics-timers")
+        try Self.checkWithPromtool(overTCP.body, in: harness.directory)
+        #expect(try ScrapeClient.get(port: port, request: "GET /other HTTP/1.1\r\n\r\n").status == 404)
+        #expect(try ScrapeClient.get(port: port, request: "POST /metrics HTTP/1.1\r\n\r\n").status == 405)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test("A scraper that sends nothing holds up no client, and gets 408 at the request time-out")
+    func slowScraper() throws {
+        let harness = try Harness()
+        let metricsSocket = harness.directory + "/metrics.sock"
+        try harness.startDaemon(extraArguments: ["--metrics", metricsSocket, "--request-timeout", "1"])
+        let silent = try ScrapeClient.connect(unixSocket: metricsSocket)
+        defer { close(silent) }
+        // The same loop answers timerctl meanwhile.
+        let started = Date()
+        let ping = harness.ctl(["ping"])
+        #expect(ping.status == 0, "\(ping)")
+        #expect(Date().timeIntervalSince(started) < 0.9, "ping waited for the silent scraper")
+        let response = try ScrapeClient.readResponse(silent, timeout: 10)
+        #expect(response.status == 408, "\(response)")
+        #expect(Date().timeIntervalSince(started) >= 0.9, "408 before the 1 s time-out")
+    }
+
+    @Test("A non-loopback --metrics address is refused with exit 78 and what is allowed")
+    func refusedAddress() {
+        let run = Harness.run(Harness.timerd, ["--metrics", "0.0.0.0:9464"])
+        #expect(run.status == 78)
+        #expect(
+            run.stderr.contains(
+                "Error: --metrics: \"0.0.0.0\" is not a loopback address: the metrics count every user's timers and are "
+                    + "served on loopback only; give a Unix socket path (starting with /) or 127.0.0.1:PORT, [::1]:PORT "
+                    + "or localhost:PORT"), "\(run)")
+    }
+
+    @Test("daemon.metrics is for root and timerd's user only")
+    func daemonMetricsPermission() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try RawClient(path: harness.socketPath)
+        let reply = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"daemon.metrics"}"#)
+        // The test runs as timerd's own user: it gets the text (a non-owner's -32007 is checked by
+        // the service's permission rule, Daemon+Metrics.swift answerMetrics).
+        let result = try #require(reply["result"] as? [String: Any], "\(reply)")
+        #expect(result["contentType"] as? String == "text/plain; version=0.0.4; charset=utf-8")
+        #expect((result["text"] as? String)?.hasPrefix("# HELP timerd_build_info ") == true)
+    }
+
+    /// Runs `promtool check metrics` on `text`; fails loudly when promtool is missing.
+    static func checkWithPromtool(_ text: String, in directory: String) throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: promtool),
+            "promtool is missing: install the Debian package prometheus (scripts/test and .ci/run do)")
+        let file = directory + "/metrics.txt"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = Harness.run("/bin/sh", ["-c", "\(promtool) check metrics < '\(file)'"])
+        #expect(run.status == 0, "promtool check metrics: \(run)")
+    }
+
+    /// The port of `serving metrics on 127.0.0.1:PORT` in the log.
+    static func loggedPort(_ log: String) -> UInt16? {
+        guard let range = log.range(of: "serving metrics on 127.0.0.1:") else { return nil }
+        return UInt16(log[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+/// A minimal HTTP/1.1 client for the tests: one request, the response read to the end.
+enum ScrapeClient {
+    struct Response: CustomStringConvertible {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var description: String { "\(status) \(headers) \(body.prefix(300).debugDescription)" }
+
+        /// The samples of the body by `name{labels}`.
+        var samples: [String: Double] { ScrapeClient.samples(of: body) }
+    }
+
+    /// Every sample line of an exposition, `name{labels}` → value (`+Inf` and the like as Double reads them).
+    static func samples(of text: String) -> [String: Double] {
+        var result: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " ") else { continue }
+            result[String(line[..<space])] = Double(line[line.index(after: space)...])
+        }
+        return result
+    }
+
+    static func connect(unixSocket path: String) throws -> Int32 {
+        try UnixSocket.connect(path)
+    }
+
+    static func connect(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else {
+            close(fd)
+            throw SystemFailure("connect 127.0.0.1:\(port): errno \(errno)")
+        }
+        return fd
+    }
+
+    static func get(unixSocket path: String, request: String = "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n") throws
+        -> Response
+    {
+        let fd = try connect(unixSocket: path)
+        defer { close(fd) }
+        return try exchange(fd, request)
+    }
+
+    static func get(port: UInt16, request: String = "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n") throws -> Response {
+        let fd = try connect(port: port)
+        defer { close(fd) }
+        return try exchange(fd, request)
+    }
+
+    static func exchange(_ fd: Int32, _ request: String) throws -> Response {
+        let bytes = Array(request.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw SystemFailure("write: errno \(errno)") }
+        return try readResponse(fd, timeout: 10)
+    }
+
+    /// Reads until the server closes (`Connection: close`), at most `timeout` seconds.
+    static func readResponse(_ fd: Int32, timeout: Double) throws -> Response {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&poll, 1, 100) >= 0 else { throw SystemFailure("poll: errno \(errno)") }
+            if poll.revents == 0 { continue }
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else {
+            throw SystemFailure("no response head: \(text.debugDescription)")
+        }
+        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
+    }
+}
