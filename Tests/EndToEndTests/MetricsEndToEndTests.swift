@@ -144,6 +144,67 @@ struct MetricsEndToEndTests {
         #expect((result["text"] as? String)?.hasPrefix("# HELP timerd_build_info ") == true)
     }
 
+    @Test("A real Prometheus scrapes timerd every second and answers a query with the running count")
+    func realPrometheus() throws {
+        let prometheus = "/usr/bin/prometheus"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: prometheus),
+            "prometheus is missing: install the Debian package prometheus (scripts/test and .ci/run do)")
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: ["--metrics", "127.0.0.1:0"])
+        let port = try #require(Self.loggedPort(harness.log()), "\(harness.log())")
+        for name in ["a", "b"] { #expect(harness.ctl(["start", "1h", "--name", name]).status == 0) }
+        // A free port for Prometheus's own HTTP server: one the kernel picked, released again.
+        let probe = try LoopbackSocket.listen(host: .ipv4, port: 0)
+        close(probe.fd)
+        let config = harness.directory + "/prometheus.yml"
+        try """
+        global:
+          scrape_interval: 1s
+        scrape_configs:
+          - job_name: timerd
+            static_configs:
+              - targets: ['127.0.0.1:\(port)']
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prometheus)
+        process.arguments = [
+            "--config.file=" + config, "--storage.tsdb.path=" + harness.directory + "/tsdb",
+            "--web.listen-address=127.0.0.1:\(probe.port)", "--log.level=warn",
+        ]
+        let logPath = harness.directory + "/prometheus.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        // timerd_timers{state="running"}, URL-encoded.
+        let query =
+            "GET /api/v1/query?query=timerd_timers%7Bstate%3D%22running%22%7D HTTP/1.1\r\n"
+            + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        var value: String?
+        var last = ""
+        let deadline = Date().addingTimeInterval(60)
+        while value == nil, Date() < deadline {
+            usleep(500_000)
+            guard let response = try? ScrapeClient.get(port: probe.port, request: query) else { continue }
+            last = response.body
+            guard let start = response.body.firstIndex(of: "{"), let end = response.body.lastIndex(of: "}"),
+                let json = try? JSONSerialization.jsonObject(with: Data(response.body[start...end].utf8)),
+                let data = (json as? [String: Any])?["data"] as? [String: Any],
+                let first = (data["result"] as? [[String: Any]])?.first,
+                let pair = first["value"] as? [Any]
+            else { continue }
+            value = pair.last as? String
+        }
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        // Two timers run: the query's value is the gauge timerd served.
+        #expect(value == "2", "last answer \(last.debugDescription); prometheus log: \(log)")
+    }
+
     /// Runs `promtool check metrics` on `text`; fails loudly when promtool is missing.
     static func checkWithPromtool(_ text: String, in directory: String) throws {
         try #require(
