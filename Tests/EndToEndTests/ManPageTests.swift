@@ -84,7 +84,8 @@ struct ManPageTests {
             listed == [
                 "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
                 "events", "extend", "restart",
-                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help", "calendar",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
+                "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         // `help --help` is the main help (as `help` alone); every other command has its own page.
