@@ -44,11 +44,26 @@ extension Daemon {
         return endpoint
     }
 
-    /// Accepts pending scrapers, up to ``maximumScrapes`` at once.
+    /// Accepts pending scrapers, up to ``maximumScrapes`` at once. Out of descriptors, one pending
+    /// scraper is answered 503 with the spare descriptor (``DescriptorReserve``) and closed, so
+    /// that the level-triggered listener does not wake every turn; any other `accept` error waits
+    /// for the next readiness.
     func acceptScrapes() {
         guard let endpoint = metricsEndpoint else { return }
         while true {
-            guard let socket = try? endpoint.listener.accept() else { return }
+            let accepted: FileDescriptor?
+            do {
+                accepted = try endpoint.listener.accept()
+            } catch let error where error.errno.isDescriptorExhaustion {
+                let refusal = ScrapeRequest.response(503, "Service Unavailable", body: "timerd is out of descriptors\n")
+                if reserve.shed(endpoint.listener, refuse: { socket in _ = try? socket.write(ArraySlice(refusal)) }) {
+                    continue
+                }
+                return
+            } catch {
+                return
+            }
+            guard let socket = accepted else { return }
             guard scrapes.count < Self.maximumScrapes else {
                 socket.close()
                 continue

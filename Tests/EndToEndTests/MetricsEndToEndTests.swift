@@ -103,6 +103,31 @@ struct MetricsEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    @Test("On-finish outcomes are counted by kind and outcome", arguments: TestBackend.available)
+    func actionOutcomes(backend: TestBackend) throws {
+        let harness = try Harness()
+        let metricsSocket = harness.directory + "/metrics.sock"
+        try harness.startDaemon(extraArguments: try backend.daemonArguments() + ["--metrics", metricsSocket])
+        for command in ["true", "exit 3", "true"] {
+            let run = harness.ctl(["start", "1s", "--exec", command])
+            #expect(run.status == 0, "\(run)")
+        }
+        // Expected from the three commands: two exit with status 0, one with 3; the runs end
+        // shortly after their timers, so the count is read until it is complete (10 s at most).
+        var samples: [String: Double] = [:]
+        let deadline = Date().addingTimeInterval(10)
+        let succeeded = #"timerd_actions_total{kind="exec",outcome="succeeded"}"#
+        let failed = #"timerd_actions_total{kind="exec",outcome="failed"}"#
+        while Date() < deadline {
+            samples = try ScrapeClient.get(unixSocket: metricsSocket).samples
+            if samples[succeeded] == 2, samples[failed] == 1 { break }
+            usleep(200_000)
+        }
+        #expect(samples[succeeded] == 2, "\(samples.filter { $0.key.hasPrefix("timerd_actions") })")
+        #expect(samples[failed] == 1)
+        #expect(samples["timerd_timers_finished_total"] == 3)
+    }
+
     @Test("A scraper that sends nothing holds up no client, and gets 408 at the request time-out")
     func slowScraper() throws {
         let harness = try Harness()
