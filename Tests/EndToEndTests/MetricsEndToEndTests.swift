@@ -162,8 +162,7 @@ struct MetricsEndToEndTests {
         try harness.startDaemon()
         let client = try RawClient(path: harness.socketPath)
         let reply = try client.request(#"{"jsonrpc":"2.0","id":1,"method":"daemon.metrics"}"#)
-        // The test runs as timerd's own user: it gets the text (a non-owner's -32007 is checked by
-        // the service's permission rule, Daemon+Metrics.swift answerMetrics).
+        // The test runs as timerd's own user: it gets the text (another user's -32007: otherUserRefused).
         let result = try #require(reply["result"] as? [String: Any], "\(reply)")
         #expect(result["contentType"] as? String == "text/plain; version=0.0.4; charset=utf-8")
         #expect((result["text"] as? String)?.hasPrefix("# HELP timerd_build_info ") == true)
@@ -228,6 +227,34 @@ struct MetricsEndToEndTests {
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         // Two timers run: the query's value is the gauge timerd served.
         #expect(value == "2", "last answer \(last.debugDescription); prometheus log: \(log)")
+    }
+
+    @Test(
+        "Another user can neither read daemon.metrics (-32007) nor connect to the 0660 metrics socket",
+        .enabled(if: getuid() == 0))
+    func otherUserRefused() throws {
+        let harness = try Harness()
+        chmod(harness.directory, 0o711)
+        let metricsSocket = harness.directory + "/metrics.sock"
+        try harness.startDaemon(extraArguments: ["--socket-mode", "0666", "--metrics", metricsSocket])
+        func asOther(_ arguments: [String]) -> Harness.Run {
+            Harness.run("/usr/bin/setpriv", ["--reuid=64120", "--regid=64120", "--clear-groups"] + arguments)
+        }
+        let stats = asOther([Harness.timerctl, "--socket", harness.socketPath, "stats", "--prometheus"])
+        #expect(stats.status == 1, "\(stats)")
+        // Daemon+Metrics.swift's refusal for a uid other than root and timerd's (0 here).
+        #expect(stats.stderr == "Error: only root or uid 0 may read timerd's metrics\n")
+        #expect(stats.stdout.isEmpty)
+        // Their own counts stay readable through daemon.stats.
+        let own = asOther([Harness.timerctl, "--socket", harness.socketPath, "stats"])
+        #expect(own.stdout == "timers: 0 live (0 running, 0 paused), 0 fired since timerd started\n", "\(own)")
+        // connect(2) on a Unix socket needs write permission on its file: 0660 root:root refuses.
+        let scrape = asOther([
+            "/usr/bin/python3", "-c",
+            "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])", metricsSocket,
+        ])
+        #expect(scrape.status != 0)
+        #expect(scrape.stderr.contains("PermissionError"), "\(scrape)")
     }
 
     /// Runs `promtool check metrics` on `text`; fails loudly when promtool is missing.
