@@ -33,7 +33,7 @@ extension SharedHost {
         var event: String?
     }
 
-    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, bad
+    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, `daemon.metrics`, bad
     /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and the edits
     /// below are refused.
     static let servedMethods: Set<RPCMethod> = [
@@ -71,7 +71,7 @@ extension SharedHost {
                     .methodNotFound,
                     "\(name) is not available in shared mode (timerd --shared); shared mode serves "
                         + Self.servedMethods.map(\.rawValue).sorted().joined(separator: ", ")
-                        + ", daemon.ping, daemon.reload")
+                        + ", daemon.ping, daemon.reload, daemon.metrics")
             }
             let params = try TimerService.paramsObject(object["params"], method: method)
             let result = try run(method, params: params, id: id, context: context, outcome: &outcome)
