@@ -162,7 +162,7 @@ public enum ControlCommand {
         if verb == .bar && !Bar.hasStandardOutput { return 0 }
         let client = try ControlClient.connect(
             explicitPath: options.socketPath,
-            autostart: options.socketPath == nil && !options.noAutostart && verb != .reload)
+            autostart: options.socketPath == nil && !options.noAutostart && verb != .reload && verb != .stats)
         switch verb {
         case .start:
             if var recurring {
@@ -241,6 +241,14 @@ public enum ControlCommand {
                 output.out("timerd reloaded \(path)\n")
             } else {
                 output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
+            }
+        case .stats:
+            if options.prometheus {
+                let result = try client.call(.daemonMetrics, NoParams(), as: MetricsResult.self)
+                output.out(options.json ? try json(result) : result.text)
+            } else {
+                let result = try client.call(.daemonStats, NoParams(), as: StatsResult.self)
+                output.out(options.json ? try json(result) : Self.statsText(result))
             }
         case .extend, .restart, .rename, .skip, .remove:
             if let edit { try edit.run(on: client, options: options, output: &output) }

@@ -102,6 +102,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.
     case reload
+    /// Show the daemon's figures, or with `--prometheus` its metrics in the Prometheus text format.
+    case stats
     /// Pick a time in a terminal date picker (the `timerpick` executable) and print it.
     case pick
     /// Print a shell completion script generated from the command table.

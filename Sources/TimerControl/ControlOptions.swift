@@ -47,6 +47,8 @@ public struct ControlOptions: Sendable, Equatable {
     public var barStyle: BarStyle?
     /// `--all` for `status`: include ended timers.
     public var all = false
+    /// `--prometheus` for `stats`: print the metrics in the Prometheus text format.
+    public var prometheus = false
     /// `--all-ended` for `rm`: remove every ended timer of the caller.
     public var allEnded = false
     /// `--socket PATH`: talk to this socket, never autostart.
@@ -103,6 +105,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--json": json = true
         case "--no-autostart": noAutostart = true
         case "--all": all = true
+        case "--prometheus": prometheus = true
         case "--all-ended": allEnded = true
         case "--socket":
             // An empty or over-long path can name no socket: a usage error, exit 64 (sun_path holds 107 bytes).

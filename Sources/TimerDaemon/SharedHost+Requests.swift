@@ -18,6 +18,8 @@ extension SharedHost {
         var requestID: RPCID?
         /// A `timer.wait` that waits under the request's token.
         var isWaiting = false
+        /// The request's method (the daemon times requests per method).
+        var method: RPCMethod?
         /// A new subscription (the request's token).
         var newSubscription: SubscriptionRegistry.SubscriberID?
         /// An ended subscription.
@@ -31,9 +33,9 @@ extension SharedHost {
         var event: String?
     }
 
-    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, bad
-    /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and
-    /// ``refusedMethods`` are refused.
+    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`,
+    /// `daemon.metrics`, bad envelopes, unknown methods) go to the daemon's ``TimerService``
+    /// unchanged, and ``refusedMethods`` are refused.
     static let servedMethods: Set<RPCMethod> = [
         .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
         .timerUnsubscribe, .timerRemove, .daemonStats, .timerExtend, .timerRestart, .timerRename, .timerSkip,
@@ -62,13 +64,14 @@ extension SharedHost {
         let isServed = Self.servedMethods.contains(method)
         guard isServed || Self.refusedMethods.contains(method) else { return nil }
         var outcome = Outcome(requestID: id)
+        outcome.method = method
         do {
             guard isServed else {
                 throw RPCError(
                     .methodNotFound,
                     "\(name) is not available in shared mode (timerd --shared); shared mode serves "
                         + Self.servedMethods.map(\.rawValue).sorted().joined(separator: ", ")
-                        + ", daemon.ping, daemon.reload")
+                        + ", daemon.ping, daemon.reload, daemon.metrics")
             }
             let params = try TimerService.paramsObject(object["params"], method: method)
             let result = try run(method, params: params, id: id, context: context, outcome: &outcome)
@@ -121,6 +124,7 @@ extension SharedHost {
                     operation: operation)
             }
             changedThisTurn = true
+            if method == .timerStop { figures.timerCounts.stopped += 1 }
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
             outcome.event = "\(verb) timer \(Self.label(now))"
             return try Self.json(now)
@@ -286,6 +290,7 @@ extension SharedHost {
             throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
         }
         changedThisTurn = true
+        figures.timerCounts.started += 1
         outcome.event =
             "started timer \(Self.label(row)), "
             + (dueAt != nil

@@ -61,10 +61,10 @@ struct CompletionTests {
         #expect(
             Self.candidates([""], script: script) == [
                 "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "bar", "extend", "restart",
-                "rename", "skip", "rm", "watch", "ping", "reload", "pick", "completion", "help",
+                "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
             ])
-        #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
+        #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status", "stats"])
         #expect(
             Self.candidates(["status", "--"], script: script) == [
                 "--socket", "--json", "--no-autostart", "--help", "--version", "--all",

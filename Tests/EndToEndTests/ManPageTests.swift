@@ -84,7 +84,8 @@ struct ManPageTests {
             listed == [
                 "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
                 "events", "bar", "extend", "restart",
-                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "help", "calendar",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
+                "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         // `help --help` is the main help (as `help` alone); every other command has its own page.
@@ -118,6 +119,7 @@ struct ManPageTests {
                 "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
                 "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
+                "--prometheus",
             ])
     }
 
@@ -145,6 +147,8 @@ struct ManPageTests {
                 "--store", "--host-id", "--shared", "--migrate-only",
                 // The PostgreSQL session timeouts.
                 "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout",
+                // The metrics endpoint.
+                "--metrics", "--metrics-timers",
                 "-h",
                 "--help", "--version",
             ])

@@ -36,6 +36,6 @@ struct CompletionCommandTests {
         #expect(
             bash.contains(
                 "'') _timerctl_words \"$cur\" start stop pause resume status wait logs events bar extend restart rename skip rm "
-                    + "watch ping reload pick completion help calendar ;;"))
+                    + "watch ping reload stats pick completion help calendar ;;"))
     }
 }

@@ -71,9 +71,9 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
-            arguments: ["stats"],
+            arguments: ["stauts"],
             stderr: """
-                Error: unknown command 'stats'. Did you mean 'status'?
+                Error: unknown command 'stauts'. Did you mean 'status'?
                 See 'timerctl --help'.
 
                 """),
