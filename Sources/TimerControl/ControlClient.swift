@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: timerctl's one connection to timerd (finding and autostarting it,
+// framing lines, reading replies across notifications and streamed parts) is one state machine over
+// one descriptor and buffer; its pieces would have to share that state from several files.
 import CLinux
 import FoundationEssentials
 import Glibc
