@@ -80,10 +80,11 @@ extension SharedHost {
         return outcome
     }
 
-    /// The methods shared mode answers with a clear error: edits of a timer's figures, which the
-    /// claim protocol does not carry yet, and `timer.runs`, whose runs the shared schema does not keep.
+    /// The methods shared mode answers with a clear error: edits of a timer's figures (a heartbeat's
+    /// beat among them), which the claim protocol does not carry yet, and `timer.runs`, whose runs
+    /// the shared schema does not keep.
     static let refusedMethods: Set<RPCMethod> = [
-        .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRuns,
+        .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRuns, .timerBeat,
     ]
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
@@ -217,8 +218,16 @@ extension SharedHost {
                 "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
                     + "shared mode starts countdowns, groups, sequences and \"at\" timers")
         }
+        // Heartbeat timers need timer.beat, which shared mode refuses like the other edits.
+        if let heartbeat = params["heartbeat"], heartbeat != .null, heartbeat != .bool(false) {
+            throw RPCError(
+                .methodNotFound,
+                "heartbeat timers (\"heartbeat\" of timer.start) are not available in shared mode (timerd --shared); "
+                    + "shared mode starts countdowns, groups, sequences and \"at\" timers")
+        }
         try TimerService.allowOnly(
-            ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
+            ["action", "at", "durations", "heartbeat", "minuteInterval", "name", "timeZone"], in: params,
+            method: .timerStart)
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil

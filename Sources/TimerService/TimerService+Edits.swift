@@ -3,7 +3,7 @@ import TimerModel
 import TimerProtocol
 
 /// The methods that edit a timer after it started (`timer.extend`, `timer.restart`, `timer.rename`,
-/// `timer.skip`) and `timer.remove` (docs/protocol.md). Each changes the state, so its reply waits
+/// `timer.skip`, `timer.beat`) and `timer.remove` (docs/protocol.md). Each changes the state, so its reply waits
 /// for the commit like `timer.start`'s, and each is per-user like every method: another user's timer
 /// is reported as missing.
 extension TimerService {
@@ -32,6 +32,9 @@ extension TimerService {
             }
             let snapshot = try engine.rename(reference, to: name, requester: context.requester)
             return .result(try json(snapshot), changed: true, event: "renamed timer \(snapshot.label)")
+        case .timerBeat:
+            let snapshot = try engine.beat(try Self.editReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "beat timer \(snapshot.label)")
         case .timerSkip:
             let snapshot = try engine.skip(try Self.editReference(params, method), requester: context.requester)
             return .result(try json(snapshot), changed: true, event: "skipped a step of timer \(snapshot.label)")
@@ -68,6 +71,29 @@ extension TimerService {
     {
         try allowOnly(extra + ["timer"], in: params, method: method)
         return try timerReference(params.filter { $0.key == "timer" }, method)
+    }
+
+    /// `heartbeat` of `timer.start`: `true` asks for a heartbeat timer (absent, `null` or `false`:
+    /// an ordinary one).
+    static func isHeartbeat(_ params: JSONMembers) throws -> Bool {
+        switch params["heartbeat"] {
+        case .none, .some(.null), .some(.bool(false)): return false
+        case .some(.bool(true)): return true
+        case .some(let other): throw typeError("heartbeat", "a boolean", other, .timerStart)
+        }
+    }
+
+    /// The one duration of a heartbeat timer's `timer.start`: `durations` with exactly one entry,
+    /// and none of `at`, `on`, `every` (a heartbeat re-arms a duration, which those do not have).
+    ///
+    /// - Throws: `CountdownError.invalidHeartbeat(_:)` for another form; the errors of `durations`.
+    static func heartbeatDuration(_ params: JSONMembers) throws -> Double {
+        for key in ["at", "on", "every", "from"] where params[key] != nil && params[key] != .null {
+            throw CountdownError.invalidHeartbeat("\"\(key)\"")
+        }
+        let durations = try Self.durations(params["durations"])
+        guard durations.count == 1 else { throw CountdownError.invalidHeartbeat("\(durations.count) durations") }
+        return durations[0]
     }
 
     /// `by` of `timer.extend`: seconds as a number (negative subtracts) or a duration string with an
