@@ -60,8 +60,8 @@ struct CompletionTests {
 
         #expect(
             Self.candidates([""], script: script) == [
-                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "extend", "restart", "rename",
-                "skip", "rm", "watch", "ping", "reload", "pick", "completion", "help",
+                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "extend", "restart", "beat",
+                "rename", "skip", "rm", "watch", "ping", "reload", "pick", "completion", "help",
                 "calendar",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
