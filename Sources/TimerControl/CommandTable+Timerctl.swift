@@ -281,7 +281,8 @@ extension CommandTable {
                 repetition: .rejected, help: "have timerd run CMD with /bin/sh -c when the timer finishes"),
             OptionSpec(["--notify"], help: "have timerd show a desktop notification (notify-send) when it finishes"),
             OptionSpec(
-                ["--heartbeat"], help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
+                ["--heartbeat"],
+                help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
             OptionSpec(
                 ["--on"],
                 .value(

@@ -35,8 +35,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A daemon's refusal of a whole method (`-32601`, such as a `timerd --shared` host that lacks
     /// it) in the words the user typed: the wire method that starts the message becomes
-    /// `timerctl VERB`, and `"on" of timer.start` becomes `--on and --every of timerctl start`
-    /// (`timer.extend is not available in shared mode …` →
+    /// `timerctl VERB`, `"on" of timer.start` becomes `--on and --every of timerctl start` and
+    /// `"heartbeat" of timer.start` becomes `--heartbeat of timerctl start` (`timer.extend is not available in shared mode …` →
     /// `timerctl extend is not available in shared mode …`). Any other error is unchanged.
     ///
     /// - Parameter verb: the command the user typed.
@@ -51,7 +51,8 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
             message = "timerctl \(verb.rawValue)" + message.dropFirst(method.count)
         }
         error.message = String(message).replacing(
-            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)")
+            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)"
+        ).replacing("(\"heartbeat\" of timer.start)", with: "(--heartbeat of timerctl start)")
         return .failed(error)
     }
 

@@ -58,7 +58,8 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 // The methods in the order of RPCMethod (docs/protocol.md lists the same in its -32601 example).
 private let methodList =
     "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
-    + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.rename, timer.skip, timer.remove, timer.runs"
+    + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
+    + ", timer.remove, timer.runs"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {
