@@ -3,9 +3,9 @@ import TimerModel
 import TimerProtocol
 
 /// The methods that edit a timer after it started (`timer.extend`, `timer.restart`, `timer.rename`,
-/// `timer.skip`, `timer.beat`) and `timer.remove` (docs/protocol.md). Each changes the state, so its reply waits
-/// for the commit like `timer.start`'s, and each is per-user like every method: another user's timer
-/// is reported as missing.
+/// `timer.skip`, `timer.beat`) and `timer.remove` (docs/protocol.md). Each changes the state, so its
+/// reply waits for the commit like `timer.start`'s, and each is per-user like every method: another
+/// user's timer is reported as missing.
 extension TimerService {
     mutating func runEdit(_ method: RPCMethod, params: JSONMembers, context: RequestContext) throws
         -> RunResult

@@ -58,8 +58,9 @@ extension TimerService {
     /// the same bytes as ``resultLine(id:resultJSON:)`` of ``json(_:resolvedAt:)``, in one buffer.
     ///
     /// A plain timer (no children, no recurrence, no heartbeat, no resolved local time: every
-    /// `timer.start` with `durations` alone) is written straight from the snapshot (``writePlain(_:to:)``), without a
-    /// `TimerInfo` and its strings; any other goes through `TimerInfo.write`. Building the reply
+    /// `timer.start` with `durations` alone) is written straight from the snapshot
+    /// (``writePlain(_:to:)``), without a `TimerInfo` and its strings; any other goes through
+    /// `TimerInfo.write`. Building the reply
     /// twice (the result, then the line around it) and the `TimerInfo` were a fifth of a pipelined
     /// start in callgrind. `ReplyLineTests` compare both paths on many snapshots.
     ///
@@ -88,10 +89,10 @@ extension TimerService {
     }
 
     /// Writes what `TimerInfo(snapshot).write(to:)` writes for a timer without children, recurrence,
-    /// heartbeat or resolved local time, member for member in its sorted order (`createdAt`, `duration`,
-    /// `elapsed`, `endedAt`, `endsAt`, `id`, `missed`, `name`, `progress`, `remaining`, `startedAt`,
-    /// `state`; `TimerInfo(_:timestamps:)` leaves `currentChild`, `children`, `heartbeat` and `recurrence` out
-    /// for such a timer, and `missed` unless it is true).
+    /// heartbeat or resolved local time, member for member in its sorted order (`createdAt`,
+    /// `duration`, `elapsed`, `endedAt`, `endsAt`, `id`, `missed`, `name`, `progress`, `remaining`,
+    /// `startedAt`, `state`; `TimerInfo(_:timestamps:)` leaves `currentChild`, `children`,
+    /// `heartbeat` and `recurrence` out for such a timer, and `missed` unless it is true).
     ///
     /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure.
     private mutating func writePlain(_ snapshot: TimerSnapshot, to writer: inout JSONBytesWriter)
