@@ -39,6 +39,9 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     case notForRecurring(timer: String, operation: String)
     /// `beat` was asked of a timer started without `--heartbeat`; carries the timer's label.
     case notAHeartbeat(timer: String)
+    /// A beat came at or after a running heartbeat timer's deadline, before timerd finished it: too
+    /// late, its alert is due; carries the timer's label and its end (ISO 8601).
+    case beatTooLate(timer: String, end: String)
     /// A heartbeat timer could not be created as asked (a group, an end time, a recurrence); carries
     /// what was asked.
     case invalidHeartbeat(String)
@@ -90,6 +93,10 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "cannot beat \(timer): it is not a heartbeat timer; beats re-arm timers started with "
                 + "'timerctl start DURATION --heartbeat' (use extend or restart for other timers)"
+        case .beatTooLate(let timer, let end):
+            return
+                "cannot beat \(timer): the beat came after its end (\(end)); it finishes now and its alert runs: "
+                + "'timerctl restart' watches again"
         case .invalidHeartbeat(let what):
             return "a heartbeat timer takes exactly one DURATION, the longest silence between beats; got \(what)"
         }

@@ -132,7 +132,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         let code: RPCErrorCode
         switch error {
         case .timerNotFound: code = .timerNotFound
-        case .invalidTransition, .notAGroup, .notForRecurring, .notAHeartbeat: code = .invalidTransition
+        case .invalidTransition, .notAGroup, .notForRecurring, .notAHeartbeat, .beatTooLate:
+            code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
         case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,

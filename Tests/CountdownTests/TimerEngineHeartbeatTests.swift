@@ -65,6 +65,28 @@ struct TimerEngineHeartbeatTests {
         #expect(finished.first?.timer.endedAt == startWall + 8)
     }
 
+    @Test("a beat 1 ns before the deadline re-arms; one at the deadline is too late, even before the firing")
+    func beatAtTheDeadline() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(heartbeat: 3, name: "svc")
+        clock.advance(byNanoseconds: 2_999_999_999)
+        #expect(try engine.beat(.name("svc")).remaining == 3)
+        // Due at 2.999999999 s + 3 s after the start (15:17:38.999999999Z, written to the nearest
+        // millisecond as ISO8601.string does); exactly then, with no firing in between.
+        clock.advance(bySeconds: 3)
+        #expect(
+            throws: CountdownError.beatTooLate(timer: "timer 1 (\"svc\")", end: "2026-11-29T15:17:39.000Z")
+        ) { try engine.beat(.name("svc")) }
+        #expect(
+            CountdownError.beatTooLate(timer: "timer 1 (\"svc\")", end: "2026-11-29T15:17:39.000Z").description
+                == "cannot beat timer 1 (\"svc\"): the beat came after its end (2026-11-29T15:17:39.000Z); it "
+                + "finishes now and its alert runs: 'timerctl restart' watches again")
+        // The refused beat changed nothing: the firing finishes it, one beat counted.
+        let finished = engine.fireDueTimers()
+        #expect(finished.map(\.timer.state) == [.finished])
+        #expect(finished.first?.timer.heartbeat?.beatCount == 1)
+    }
+
     @Test("a beat resumes a paused heartbeat timer with its whole duration")
     func beatResumesPaused() throws {
         var (engine, clock) = makeEngine()

@@ -20,6 +20,10 @@ extension TimerEngine {
     /// already run, and a late beat is refused so that the service learns it (restart the timer to
     /// watch again).
     ///
+    /// A beat counts only when it comes before the deadline: one at or after it is refused even if
+    /// the daemon has not finished the timer yet (under load, finishing waits for its slice of the
+    /// loop, ``fireDueTimers(limit:)``), so that whether the alert runs never depends on that delay.
+    ///
     /// It writes one record and reports one ``TimerEvent/Kind/beat`` event.
     ///
     /// - Parameters:
@@ -28,7 +32,8 @@ extension TimerEngine {
     /// - Returns: the timer after the beat, running, its remaining time its whole duration.
     /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.notAHeartbeat(timer:)` for a timer
     ///   started without `--heartbeat`; `CountdownError.invalidTransition(timer:state:operation:)` for
-    ///   a finished or stopped one.
+    ///   a finished or stopped one; `CountdownError.beatTooLate(timer:end:)` for a running one whose
+    ///   deadline has passed (it is due: the next firing finishes it).
     /// - Complexity: O(log n).
     public mutating func beat(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
         -> TimerSnapshot
@@ -37,9 +42,13 @@ extension TimerEngine {
         guard var record = timers[id] else { throw .timerNotFound(reference) }
         guard var heartbeat = record.heartbeat else { throw .notAHeartbeat(timer: Self.label(record)) }
         try requireState(id, in: [.running, .paused], for: .beat)
-        if record.state == .paused { notePaused(owner: record.owner, -1) }
         let now = clock.now()
         let wall = clock.wallNow()
+        if let deadline = record.deadline, deadline.nanoseconds(since: now) <= 0 {
+            let end = wall.addingTimeInterval(Double(deadline.nanoseconds(since: now)) / 1e9)
+            throw .beatTooLate(timer: Self.label(record), end: ISO8601.string(from: end))
+        }
+        if record.state == .paused { notePaused(owner: record.owner, -1) }
         record.state = .running
         record.accumulatedNanoseconds = 0
         record.runStart = now
