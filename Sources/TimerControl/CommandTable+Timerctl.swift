@@ -29,6 +29,7 @@ extension CommandTable {
             wait,
             logs,
             events,
+            bar,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             command("beat", "re-arm a heartbeat timer to its whole duration from now", Discussion.beat),
             rename,
@@ -40,6 +41,7 @@ extension CommandTable {
             CommandSpec(
                 "reload", usages: [Usage([], summary: "make timerd re-read its configuration file")],
                 discussion: Discussion.reload),
+            stats,
             pick,
             CommandSpec(
                 "completion",
@@ -423,6 +425,30 @@ extension CommandTable {
             every timer including the recently ended. Columns: id, name, state, remaining
             (H:MM:SS), progress; a group shows its aggregate and which step runs.
             --json prints an array of timer objects.
+            """)
+}
+
+extension CommandTable {
+    /// `stats`: the daemon's figures, or its Prometheus metrics.
+    private static let stats = CommandSpec(
+        "stats",
+        options: [
+            OptionSpec(
+                ["--prometheus"], help: "print the metrics in the Prometheus text format (what timerd --metrics serves)"
+            )
+        ],
+        usages: [
+            Usage(
+                [.option("--prometheus", isOptional: true)],
+                summary: "show timer counts and firing lateness, or --prometheus metrics")
+        ],
+        discussion: """
+            Show timerd's figures: live, running and paused timers, timers fired since it
+            started, and how late it fired them. Root and timerd's user see every user's
+            counts, others their own. With --prometheus, print timerd's metrics in the
+            Prometheus text format (version 0.0.4), the text 'timerd --metrics' serves, for
+            node_exporter's textfile collector; only root and timerd's user may read them.
+            --json prints the daemon.stats result.
             """)
 }
 

@@ -144,7 +144,14 @@ public enum ControlCommand {
             : nil
         let edit = try EditRequest(verb, options)
         if verb == .watch { try Watch.checkTerminal() }
-        if [.stop, .pause, .resume, .wait, .status, .events, .logs].contains(verb), let target = options.arguments.first
+        let barFeed =
+            verb == .bar
+            ? BarFeed(
+                style: options.barStyle ?? .plain,
+                template: try BarTemplate(parsing: options.format ?? BarTemplate.standard),
+                idleText: options.idle ?? "", target: options.arguments.first) : nil
+        if [.stop, .pause, .resume, .wait, .status, .events, .bar, .logs].contains(verb),
+            let target = options.arguments.first
         {
             do {
                 _ = try TimerReference(parsing: target)
@@ -152,9 +159,10 @@ public enum ControlCommand {
                 throw .usage(error.description, verb: verb)
             }
         }
+        if verb == .bar && !Bar.hasStandardOutput { return 0 }
         let client = try ControlClient.connect(
             explicitPath: options.socketPath,
-            autostart: options.socketPath == nil && !options.noAutostart && verb != .reload)
+            autostart: options.socketPath == nil && !options.noAutostart && verb != .reload && verb != .stats)
         switch verb {
         case .start:
             if var recurring {
@@ -235,10 +243,20 @@ public enum ControlCommand {
             } else {
                 output.out("timerd reloaded: \(result.config.map { "no \($0), " } ?? "")defaults in force\n")
             }
+        case .stats:
+            if options.prometheus {
+                let result = try client.call(.daemonMetrics, NoParams(), as: MetricsResult.self)
+                output.out(options.json ? try json(result) : result.text)
+            } else {
+                let result = try client.call(.daemonStats, NoParams(), as: StatsResult.self)
+                output.out(options.json ? try json(result) : Self.statsText(result))
+            }
         case .extend, .restart, .rename, .skip, .beat, .remove:
             if let edit { try edit.run(on: client, options: options, output: &output) }
         case .watch:
             return try Watch.run(client, output: &output)
+        case .bar:
+            if let barFeed { return try Bar.run(client, feed: barFeed, socketPath: options.socketPath) }
         case .help, .completion, .completeTimers, .pick, .calendar:
             output.out(HelpText.main)
         }

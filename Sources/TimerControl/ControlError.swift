@@ -36,8 +36,9 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A daemon's refusal of a whole method (`-32601`, such as a `timerd --shared` host that lacks
     /// it) in the words the user typed: the wire method that starts the message becomes
     /// `timerctl VERB`, `"on" of timer.start` becomes `--on and --every of timerctl start` and
-    /// `"heartbeat" of timer.start` becomes `--heartbeat of timerctl start` (`timer.extend is not available in shared mode …` →
-    /// `timerctl extend is not available in shared mode …`). Any other error is unchanged.
+    /// `"heartbeat" of timer.start` becomes `--heartbeat of timerctl start`
+    /// (`timer.runs is not available in shared mode …` →
+    /// `timerctl logs is not available in shared mode …`). Any other error is unchanged.
     ///
     /// - Parameter verb: the command the user typed.
     /// - Returns: the error, its message in the command's words.
@@ -85,6 +86,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case logs
     /// Follow timers' events as they happen, one line each (`journalctl -f` style).
     case events
+    /// Print a status-bar line for a timer each time it changes.
+    case bar
     /// Add time to (or, with `-`, take time from) a timer's current step.
     case extend
     /// Start a timer again with the same durations, under the same id.
@@ -103,6 +106,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case ping
     /// Make the daemon re-read its configuration, and wait until it has.
     case reload
+    /// Show the daemon's figures, or with `--prometheus` its metrics in the Prometheus text format.
+    case stats
     /// Pick a time in a terminal date picker (the `timerpick` executable) and print it.
     case pick
     /// Print a shell completion script generated from the command table.

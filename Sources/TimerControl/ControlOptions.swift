@@ -41,8 +41,16 @@ public struct ControlOptions: Sendable, Equatable {
     public var bell = false
     /// `--message TEXT` for `wait`: print TEXT when the timer finishes.
     public var message: String?
+    /// `--format TEMPLATE` for `bar`: the line's text with fields in braces.
+    public var format: String?
+    /// `--idle TEXT` for `bar`: the line when no timer is shown.
+    public var idle: String?
+    /// `--waybar`, `--i3blocks`, `--polybar` or `--tmux` for `bar`; `nil` for plain lines.
+    public var barStyle: BarStyle?
     /// `--all` for `status`: include ended timers.
     public var all = false
+    /// `--prometheus` for `stats`: print the metrics in the Prometheus text format.
+    public var prometheus = false
     /// `--all-ended` for `rm`: remove every ended timer of the caller.
     public var allEnded = false
     /// `--socket PATH`: talk to this socket, never autostart.
@@ -99,6 +107,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--json": json = true
         case "--no-autostart": noAutostart = true
         case "--all": all = true
+        case "--prometheus": prometheus = true
         case "--all-ended": allEnded = true
         case "--socket":
             // An empty or over-long path can name no socket: a usage error, exit 64 (sun_path holds 107 bytes).
@@ -125,6 +134,14 @@ public struct ControlOptions: Sendable, Equatable {
         case "--skip-missed": skipMissed = true
         case "--randomized-delay": randomizedDelay = value
         case "--bell": bell = true
+        case "--format": format = value
+        case "--idle": idle = value
+        case "--waybar", "--i3blocks", "--polybar", "--tmux":
+            let style = BarStyle(rawValue: String(longName.dropFirst(2))) ?? .plain
+            if let barStyle, barStyle != style {
+                throw .usage("'bar' takes one of --waybar, --i3blocks, --polybar or --tmux", verb: verb)
+            }
+            barStyle = style
         case "--message": message = value
         case "--mode", "--min", "--max", "--locale", "--calendar": pickerArguments += [longName, value]
         case "--minute-interval" where verb == .pick: pickerArguments += [longName, value]
@@ -157,6 +174,19 @@ public struct ControlOptions: Sendable, Equatable {
         if options.heartbeat && verb != .start { throw .usage(onlyFor("--heartbeat"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
+        for (given, name) in [
+            (options.format != nil, "--format"), (options.idle != nil, "--idle"),
+            (options.barStyle == .waybar, "--waybar"), (options.barStyle == .i3blocks, "--i3blocks"),
+            (options.barStyle == .polybar, "--polybar"), (options.barStyle == .tmux, "--tmux"),
+        ] where given && verb != .bar {
+            throw .usage(onlyFor(name), verb: verb)
+        }
+        if verb == .bar && options.json {
+            throw .usage("'bar' prints lines; --waybar prints one JSON object per line (not --json)", verb: verb)
+        }
+        if let idle = options.idle, idle.contains(where: \.isNewline) {
+            throw .usage("--idle: a status-bar line cannot contain a line break", verb: verb)
+        }
         if options.pick && options.at != nil {
             throw .usage("'start' takes --pick or --at TIME, not both (--at - is --pick)", verb: verb)
         }

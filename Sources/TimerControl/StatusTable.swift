@@ -166,8 +166,8 @@ enum StatusTable {
             return "renamed \(timer.id) to \"\(timer.name ?? "")\"\n"
         case .extend, .skip:
             return editConfirmation(verb, label, timer)
-        case .status, .ping, .reload, .help, .completion, .completeTimers, .pick, .remove, .events, .watch, .calendar,
-            .logs:
+        case .status, .ping, .reload, .stats, .help, .completion, .completeTimers, .pick, .remove, .events, .bar,
+            .watch, .calendar, .logs:
             return ""
         }
     }

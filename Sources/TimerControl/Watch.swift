@@ -131,15 +131,21 @@ enum Watch {
         }
     }
 
-    /// Applies one line from timerd to the model.
+    /// Applies one line from timerd to the model (`watch` and `bar` read the same lines).
     ///
+    /// - Parameters:
+    ///   - line: the line, without its newline.
+    ///   - model: the timers as reported so far.
+    ///   - subscribeID: the id of the `timer.subscribe` request.
+    ///   - listID: the id of the latest `timer.list` request (an older listing is ignored).
+    ///   - now: boot-time nanoseconds when the line arrived.
     /// - Returns: whether the listing must be asked for again (a `timer.gap`: events were lost).
     /// - Throws: ``ControlError/failed(_:)`` when the subscription was refused;
     ///   ``ControlError/protocolError(_:)`` for a line that is not a reply or a notification.
-    private static func handle(_ line: [UInt8], model: inout WatchModel, subscribeID: Int, listID: Int)
-        throws(ControlError) -> Bool
-    {
-        let now = Syscall.bootTimeNanoseconds()
+    static func handle(
+        _ line: [UInt8], model: inout WatchModel, subscribeID: Int, listID: Int,
+        now: Int64 = Syscall.bootTimeNanoseconds()
+    ) throws(ControlError) -> Bool {
         if let notification = try? ServerNotification(line: line) {
             switch notification {
             case .event(let event): model.apply(event: event.event, timer: event.timer, now: now)

@@ -30,7 +30,7 @@ extension CommandTable {
                     else $XDG_CONFIG_HOME/timerd/timerd.conf); keys
                     history_limit, history_max_age, max_timers_per_user,
                     max_connections, max_connections_per_user, idle_timeout,
-                    log_level, store; a bad file at start-up exits 78
+                    log_level, store, metrics; a bad file at start-up exits 78
                     """),
             OptionSpec(
                 ["--exit-when-idle"], .value(ValueSpec("SECONDS", .number)),
@@ -136,6 +136,19 @@ extension CommandTable {
                 help: """
                     with --store: PostgreSQL idle_in_transaction_session_timeout
                     (default 3s; 0 turns it off)
+                    """),
+            OptionSpec(
+                ["--metrics"], .value(ValueSpec("ADDRESS", .text)),
+                help: """
+                    serve Prometheus metrics over HTTP at a Unix socket path
+                    (mode 0660) or a loopback 127.0.0.1:PORT, [::1]:PORT or
+                    localhost:PORT (also metrics= in the file; default: off)
+                    """),
+            OptionSpec(
+                ["--metrics-timers"],
+                help: """
+                    add a series per named running timer, labelled with its
+                    owner and name, to the metrics (also metrics_timers=yes)
                     """),
             OptionSpec(
                 ["--migrate-only"],

@@ -196,6 +196,7 @@ extension Daemon {
     /// Hands a run's outcome to the backend; its `action` event goes to subscribers after this
     /// turn's commit.
     private func finishAction(_ launch: ActionLaunch, label: String, outcome: ActionRun.Outcome) {
+        metrics.recordAction(launch.kind, outcome)
         let (recorded, wakeups) = backend.recordActionOutcome(launch, outcome: outcome)
         if !recorded { log("\(label): the timer is no longer kept, its result is not recorded") }
         for wakeup in wakeups { deliver(wakeup) }

@@ -120,7 +120,10 @@ extension Daemon {
     }
 
     func serve(_ token: UInt64, _ ready: Epoll.Events) {
-        guard let connection = connections[token] else { return }
+        guard let connection = connections[token] else {
+            if !scrapes.isEmpty { serveScrape(token, ready) }
+            return
+        }
         touch(connection)
         if ready.contains(.writable) { flush(connection) }
         if connection.state.isReadClosed {

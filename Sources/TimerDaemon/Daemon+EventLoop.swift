@@ -55,6 +55,7 @@ extension Daemon {
             case Self.signalToken: handleSignals()
             case Self.wallClockToken: wallClockStepped()
             case Self.backendToken: fireTimers()
+            case Self.metricsToken: acceptScrapes()
             // No action running (the usual case): the token is a client's, with no look-ups.
             default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
             }
@@ -64,6 +65,7 @@ extension Daemon {
         for wakeup in backend.endOfTurn() { deliver(wakeup) }
         commit()
         connectionHousekeeping()
+        expireScrapes()
         checkIdle()
         systemd.turn(now: Syscall.bootTimeNanoseconds(), status: statusLine)
         LogLine.flush()
@@ -78,7 +80,11 @@ extension Daemon {
         let waiter = nextWaiter
         nextWaiter += 1
         let context = RequestContext(uid: connection.uid, waiter: waiter, connection: connection.token)
+        let started = Syscall.bootTimeNanoseconds()
         let outcome = backend.handle(line, context: context)
+        if let method = outcome.method {
+            metrics.recordRequest(method, nanoseconds: Syscall.bootTimeNanoseconds() - started)
+        }
         watchBackendDescriptor()  // a request may have reconnected to the database
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
@@ -102,6 +108,7 @@ extension Daemon {
             }
             if let reply = TimerService.reloadReply(id: request.id, result) { queue(reply, to: connection) }
         }
+        if let request = outcome.metricsRequest { answerMetrics(request, on: connection) }
     }
 
     /// `"\(event) (uid \(uid))"`, the log line of a request's event, written as UTF-8 bytes and
@@ -229,7 +236,9 @@ extension Daemon {
         let now = Syscall.bootTimeNanoseconds()
         switch backend.commit(hasWaitingReplies: !heldReplies.isEmpty, now: now) {
         case .nothing: break
-        case .committed: startCommittedActions()
+        case .committed:
+            metrics.recordCommit(nanoseconds: Syscall.bootTimeNanoseconds() - now)
+            startCommittedActions()
         case .refused(let message): refuseHeldChanges(message)
         case .lost: closeHeldConnections()
         }
@@ -297,6 +306,7 @@ extension Daemon {
         }
         // Per-connection time-outs: the bound kept by connectionHousekeeping(), not a walk of them all.
         if let due = connectionDeadline { next = min(next ?? .max, due) }
+        if !scrapes.isEmpty, let due = scrapeDeadline { next = min(next ?? .max, due) }
         if let idle = options.exitWhenIdleSeconds, backend.canTellIdle, connections.isEmpty, backend.liveCount == 0 {
             next = min(next ?? .max, idleSince + Int64(idle * 1e9))
         }

@@ -105,6 +105,12 @@ public final class Daemon {
     var runningActions: [UInt64: RunningAction] = [:]
     /// The epoll token of each running action's output pipe → the token of its pidfd.
     var actionOutputTokens: [UInt64: UInt64] = [:]
+    /// The metrics endpoint (`--metrics`, Daemon+Metrics.swift), `nil` when there is none.
+    var metricsEndpoint: MetricsEndpoint?
+    /// The scrapers connected to it, by epoll token.
+    var scrapes: [UInt64: ScrapeConnection] = [:]
+    /// What the loop counts for the metrics: request and commit durations, action outcomes.
+    var metrics = DaemonMetrics(startTime: Date().timeIntervalSince1970)
 
     /// Prepares the daemon: loads the state, binds the socket, installs signal handlers.
     ///
@@ -235,6 +241,15 @@ public final class Daemon {
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
         watchBackendDescriptor()
         self.listener = .some(listener)
+        // 7. The metrics endpoint, when asked for (after the control socket: a daemon that cannot
+        // serve its clients does not serve metrics either).
+        if let address = config.metricsAddress {
+            do {
+                metricsEndpoint = try Self.openMetricsEndpoint(address: address, epoll: epoll)
+            } catch {
+                throw MetricsEndpointError(description: "metrics: cannot listen on \(address): \(error)")
+            }
+        }
     }
 
     /// Runs until SIGTERM, SIGINT or SIGQUIT (or the idle time-out), then removes the socket and saves the state.
@@ -246,6 +261,7 @@ public final class Daemon {
     /// - Returns: the exit status: 0 after a clean stop, 1 when the state could not be saved.
     public func run() -> Int32 {
         log("listening on \(socketPath) (pid \(getpid()), version \(ServiceVersion.version))")
+        if let metricsEndpoint { log("serving metrics on \(metricsEndpoint.address)") }
         systemd.ready(now: Syscall.bootTimeNanoseconds(), status: statusLine())
         startCommittedActions()
         var status = runLoop()
@@ -256,6 +272,7 @@ public final class Daemon {
         }
         refuseQueuedClients()
         listener = nil
+        closeMetricsEndpoint()
         for connection in connections.values { closeAtStop(connection) }
         if !runningActions.isEmpty {
             log("leaving \(runningActions.count) on-finish action\(runningActions.count == 1 ? "" : "s") running")

@@ -11,7 +11,7 @@ public enum DaemonCommand {
     /// Runs timerd with `arguments` (without the program name).
     ///
     /// - Returns: the exit status: 0 after a clean stop, 64 for a usage error (`EX_USAGE`),
-    ///   78 for a bad configuration file (`EX_CONFIG`), 65 when saved changes are missing (a deleted
+    ///   78 for a bad configuration file or a refused `--metrics` address (`EX_CONFIG`), 65 when saved changes are missing (a deleted
     ///   or mismatched snapshot or journal; `EX_DATAERR`; `--accept-state-loss` starts anyway),
     ///   1 when the daemon cannot start (socket in use, unusable directory, unreadable state, a bad
     ///   passed socket).
@@ -25,7 +25,7 @@ public enum DaemonCommand {
             printError(
                 "Error: \(error)\nSee 'timerd --help'."
             )
-            return 64
+            return error.isConfiguration ? 78 : 64
         }
         if options.showHelp {
             StandardStream.out(DaemonOptions.help)

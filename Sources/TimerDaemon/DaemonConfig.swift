@@ -57,6 +57,14 @@ public struct DaemonConfig: Sendable, Equatable {
     /// inside a transaction has its session ended by the server after this long, so that its row
     /// locks go. Read at start-up only.
     public var postgresIdleInTransactionTimeoutSeconds: Double = 3
+    /// `metrics`: where to serve the Prometheus metrics (a Unix socket path or a loopback
+    /// `HOST:PORT`; docs/metrics.md), or `nil` (the default) for no endpoint. `--metrics` wins;
+    /// read at start-up only.
+    public var metricsAddress: MetricsAddress?
+    /// `metrics_timers`: `yes` adds a series per named running timer (its owner's uid and its
+    /// name as labels) to the metrics; `no` (the default) leaves names out. `--metrics-timers`
+    /// turns it on; a reload applies a change.
+    public var metricsTimers = false
 
     /// The defaults.
     public init() {}
@@ -65,7 +73,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public static let keys = [
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
         "idle_timeout", "log_level", "store", "shared", "pg_lock_timeout", "pg_statement_timeout",
-        "pg_idle_in_transaction_timeout",
+        "pg_idle_in_transaction_timeout", "metrics", "metrics_timers",
     ]
 
     /// A configuration file that cannot be used.
@@ -159,6 +167,17 @@ public struct DaemonConfig: Sendable, Equatable {
                 case "pg_statement_timeout": config.postgresStatementTimeoutSeconds = seconds
                 default: config.postgresIdleInTransactionTimeoutSeconds = seconds
                 }
+            case "metrics":
+                do throws(MetricsAddress.ParseError) {
+                    config.metricsAddress = try MetricsAddress(parsing: value)
+                } catch {
+                    throw fail("metrics: \(error)")
+                }
+            case "metrics_timers":
+                guard value == "yes" || value == "no" else {
+                    throw fail("metrics_timers must be yes or no, got \"\(value)\"")
+                }
+                config.metricsTimers = value == "yes"
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")
@@ -229,6 +248,8 @@ public struct DaemonConfig: Sendable, Equatable {
         if let value = options.historyLimit { result.historyLimit = value }
         if let value = options.historyMaximumAge { result.historyMaxAgeSeconds = value }
         if let value = options.logLevel { result.logLevel = value }
+        if let value = options.metricsAddress { result.metricsAddress = value }
+        if options.metricsTimers { result.metricsTimers = true }
         if let value = options.postgresLockTimeoutSeconds { result.postgresLockTimeoutSeconds = value }
         if let value = options.postgresStatementTimeoutSeconds { result.postgresStatementTimeoutSeconds = value }
         if let value = options.postgresIdleInTransactionTimeoutSeconds {

@@ -74,6 +74,12 @@ public struct DaemonOptions: Sendable, Equatable {
     /// hosts (docs/multihost.md, form 2) instead of as its only writer; also `shared=yes` in the
     /// configuration file.
     public var shared = false
+    /// `--metrics ADDRESS`: serve the Prometheus metrics at this Unix socket path or loopback
+    /// `HOST:PORT` (docs/metrics.md); `nil` takes ``DaemonConfig``'s `metrics` (default: none).
+    public var metricsAddress: MetricsAddress?
+    /// `--metrics-timers`: add a series per named running timer to the metrics (also
+    /// `metrics_timers=yes` in the file).
+    public var metricsTimers = false
     /// `--help` was given.
     public var showHelp = false
     /// `--version` was given.
@@ -100,6 +106,10 @@ public struct DaemonOptions: Sendable, Equatable {
     public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         /// What was wrong.
         public var message: String
+        /// Whether the value is well-formed but refused as configuration (a `--metrics` address
+        /// that is not loopback): exit 78 (`EX_CONFIG`), as for a bad configuration file, rather
+        /// than 64.
+        public var isConfiguration = false
         /// The message.
         public var description: String { message }
     }
@@ -232,6 +242,13 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--pg-statement-timeout": postgresStatementTimeoutSeconds = seconds
             default: postgresIdleInTransactionTimeoutSeconds = seconds
             }
+        case "--metrics":
+            do throws(MetricsAddress.ParseError) {
+                metricsAddress = try MetricsAddress(parsing: text)
+            } catch {
+                throw UsageError(message: "\(flag): \(error)", isConfiguration: true)
+            }
+        case "--metrics-timers": metricsTimers = true
         case "--migrate-only": migrateOnly = true
         case "--shared": shared = true
         case "--help": showHelp = true

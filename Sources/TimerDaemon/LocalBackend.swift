@@ -266,4 +266,21 @@ final class LocalBackend: TimerBackend {
     var liveCount: Int { service.engine.liveCount }
 
     var statusLine: String { SystemdLink.statusLine(of: service.engine) }
+
+    // MARK: Metrics
+
+    func metricFigures(includingTimers: Bool) -> BackendFigures {
+        let engine = service.engine
+        var figures = BackendFigures()
+        figures.timersByState = (engine.runningCount, engine.liveCount - engine.runningCount)
+        figures.timerCounts = service.timerCounts
+        figures.lateness = engine.lateness.histogram
+        figures.store = store.figures
+        if includingTimers {
+            figures.timerElapses = engine.namedNextElapses().map {
+                MetricsReport.TimerElapse(owner: $0.owner, name: $0.name, nextElapse: $0.at.timeIntervalSince1970)
+            }
+        }
+        return figures
+    }
 }

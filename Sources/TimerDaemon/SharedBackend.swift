@@ -50,6 +50,7 @@ final class SharedBackend: TimerBackend {
         }
         // Each statement committed before this returns: the reply waits for nothing.
         var outcome = ServiceOutcome(reply: shared.reply, requestID: shared.requestID, event: shared.event)
+        outcome.method = shared.method
         outcome.newSubscription = shared.newSubscription
         outcome.endedSubscription = shared.endedSubscription
         outcome.listing = shared.listing
@@ -215,4 +216,11 @@ final class SharedBackend: TimerBackend {
     var liveCount: Int { 0 }
 
     var statusLine: String { SystemdLink.statusLine(of: service.engine) }
+
+    // MARK: Metrics
+
+    /// The counts of the whole schema (every host's timers), this host's own counters.
+    func metricFigures(includingTimers: Bool) -> BackendFigures {
+        host.metricFigures(includingTimers: includingTimers)
+    }
 }

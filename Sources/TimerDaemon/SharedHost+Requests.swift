@@ -18,6 +18,8 @@ extension SharedHost {
         var requestID: RPCID?
         /// A `timer.wait` that waits under the request's token.
         var isWaiting = false
+        /// The request's method (the daemon times requests per method).
+        var method: RPCMethod?
         /// A new subscription (the request's token).
         var newSubscription: SubscriptionRegistry.SubscriberID?
         /// An ended subscription.
@@ -31,12 +33,12 @@ extension SharedHost {
         var event: String?
     }
 
-    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`, bad
-    /// envelopes, unknown methods) go to the daemon's ``TimerService`` unchanged, and the edits
-    /// below are refused.
+    /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`,
+    /// `daemon.metrics`, bad envelopes, unknown methods) go to the daemon's ``TimerService``
+    /// unchanged, and ``refusedMethods`` are refused.
     static let servedMethods: Set<RPCMethod> = [
         .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
-        .timerUnsubscribe, .timerRemove, .daemonStats,
+        .timerUnsubscribe, .timerRemove, .daemonStats, .timerExtend, .timerRestart, .timerRename, .timerSkip,
     ]
 
     /// Handles a request line if it is one shared mode serves (or refuses).
@@ -62,13 +64,14 @@ extension SharedHost {
         let isServed = Self.servedMethods.contains(method)
         guard isServed || Self.refusedMethods.contains(method) else { return nil }
         var outcome = Outcome(requestID: id)
+        outcome.method = method
         do {
             guard isServed else {
                 throw RPCError(
                     .methodNotFound,
                     "\(name) is not available in shared mode (timerd --shared); shared mode serves "
                         + Self.servedMethods.map(\.rawValue).sorted().joined(separator: ", ")
-                        + ", daemon.ping, daemon.reload")
+                        + ", daemon.ping, daemon.reload, daemon.metrics")
             }
             let params = try TimerService.paramsObject(object["params"], method: method)
             let result = try run(method, params: params, id: id, context: context, outcome: &outcome)
@@ -80,17 +83,17 @@ extension SharedHost {
         return outcome
     }
 
-    /// The methods shared mode answers with a clear error: edits of a timer's figures (a heartbeat's
-    /// beat among them), which the claim protocol does not carry yet, and `timer.runs`, whose runs
-    /// the shared schema does not keep.
-    static let refusedMethods: Set<RPCMethod> = [
-        .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRuns, .timerBeat,
-    ]
+    /// The methods shared mode answers with a clear error: `timer.runs`, whose runs the shared
+    /// schema does not keep, and `timer.beat`, whose heartbeat timers it does not keep either.
+    static let refusedMethods: Set<RPCMethod> = [.timerRuns, .timerBeat]
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
     static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {
         guard let error = error as? PostgresError else { return error }
-        let changes: Set<RPCMethod> = [.timerStart, .timerStop, .timerPause, .timerResume, .timerRemove]
+        let changes: Set<RPCMethod> = [
+            .timerStart, .timerStop, .timerPause, .timerResume, .timerRemove, .timerExtend, .timerRestart, .timerRename,
+            .timerSkip,
+        ]
         return RPCError(
             .internalError,
             (changes.contains(method) ? "state could not be saved: " : "the timers could not be read: ") + "\(error)")
@@ -121,6 +124,7 @@ extension SharedHost {
                     operation: operation)
             }
             changedThisTurn = true
+            if method == .timerStop { figures.timerCounts.stopped += 1 }
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
             outcome.event = "\(verb) timer \(Self.label(now))"
             return try Self.json(now)
@@ -201,6 +205,8 @@ extension SharedHost {
             return Array(#"{"unsubscribed":true}"#.utf8)
         case .daemonStats:
             return try stats(context: context)
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip:
+            return try edit(method, params: params, context: context, outcome: &outcome)
         default:
             return nil
         }
@@ -218,7 +224,7 @@ extension SharedHost {
                 "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
                     + "shared mode starts countdowns, groups, sequences and \"at\" timers")
         }
-        // Heartbeat timers need timer.beat, which shared mode refuses like the other edits.
+        // Heartbeat timers need timer.beat, which shared mode refuses (refusedMethods).
         if let heartbeat = params["heartbeat"], heartbeat != .null, heartbeat != .bool(false) {
             throw RPCError(
                 .methodNotFound,
@@ -292,6 +298,7 @@ extension SharedHost {
             throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
         }
         changedThisTurn = true
+        figures.timerCounts.started += 1
         outcome.event =
             "started timer \(Self.label(row)), "
             + (dueAt != nil

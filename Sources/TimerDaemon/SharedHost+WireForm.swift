@@ -75,7 +75,7 @@ extension SharedHost {
             id: String(row.id), name: row.name, state: state,
             duration: segments.reduce(0.0) { $0 + Double($1) / 1e9 },
             remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9, elapsed: Double(elapsed) / 1e9,
-            progress: progress, createdAt: row.createdAt, startedAt: row.createdAt, endedAt: row.endedAt,
+            progress: progress, createdAt: row.createdAt, startedAt: row.startedAt, endedAt: row.endedAt,
             endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
             children: children)
     }
@@ -100,7 +100,9 @@ extension SharedHost {
     }
 
     /// The `timer.event` notification of an outbox row, in the one-host daemon's form
-    /// (`TimerService.notificationLine`): `at`, `event`, `seq`, `timer`, and `child` for `step`.
+    /// (`TimerService.notificationLine`): `at`, `event`, `seq`, `timer`, and the kind's own members
+    /// as one host writes them (`TimerService.eventMembers(of:)`): `child` for `step` (the row's
+    /// step as read), `by` for `extended` and `from` for `renamed` (kept in the row's `detail`).
     static func notificationLine(_ event: SharedEventRow, timer: SharedTimerRow) throws -> [UInt8] {
         var members: [(key: String, json: [UInt8])] = []
         var text = JSONBytesWriter(capacity: 48)
@@ -113,12 +115,30 @@ extension SharedHost {
         text.integer(event.seq)
         members.append(("seq", text.bytes))
         members.append(("timer", try json(timer)))
-        if event.kind == "step" {
-            text = JSONBytesWriter(capacity: 8)
-            text.integer(Int64(timer.step))
-            members.append(("child", text.bytes))
-        }
+        if let kind = eventKind(event, timer: timer) { members += TimerService.eventMembers(of: kind) }
         return TimerService.notificationLine(members: members)
+    }
+
+    /// The engine's event kind of an outbox row whose notification has members of its own
+    /// (`step`, `extended`, `renamed`), with their values; `nil` for the others, and for a row whose
+    /// `detail` does not hold them.
+    static func eventKind(_ event: SharedEventRow, timer: SharedTimerRow) -> TimerEvent.Kind? {
+        switch event.kind {
+        case "step":
+            return .steppedToChild(timer.step)
+        case "extended", "renamed":
+            guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)) else {
+                return nil
+            }
+            switch (event.kind, detail["by"], detail["from"]) {
+            case ("extended", .number(let seconds)?, _): return .extended(by: seconds)
+            case ("renamed", _, .string(let name)?): return .renamed(from: name)
+            case ("renamed", _, .null?): return .renamed(from: nil)
+            default: return nil
+            }
+        default:
+            return nil
+        }
     }
 
     /// An action as the request's `action` object (`{"cwd":…,"env":{…},"exec":…,"notify":…}`), the

@@ -139,6 +139,9 @@ final class SharedHost {
         var roundTrips = LatenessRecorder(capacity: 4_096)
         /// Claim lateness on the database clock.
         var lateness = LatenessRecorder()
+        /// This host's timer starts and stops (its requests) and finishes (its completions of a
+        /// timer's last step), for the daemon's metrics.
+        var timerCounts = TimerCounts()
     }
 
     /// Connects, migrates the schema and joins the hosts of its schema.
@@ -339,6 +342,7 @@ final class SharedHost {
             switch outcome.completion {
             case .finished:
                 figures.completions += 1
+                figures.timerCounts.finished += 1
                 accepted += 1
                 if let finished = outcome.finished, finished.action != nil {
                     launch(id: claim.id, fence: claim.fence, finished)

@@ -1,6 +1,7 @@
 import Countdown
 import Foundation
 import TimerService
+import TimerStorage
 
 /// Where the timers live, as the daemon's loop sees them: the one seam between the loop (sockets,
 /// replies, waits' connections, event fan-out, the action runner, systemd) and the state.
@@ -114,6 +115,31 @@ protocol TimerBackend: AnyObject {
     var liveCount: Int { get }
     /// The systemd `STATUS=` line: `3 running, 1 paused, next ends in 4m12s`.
     var statusLine: String { get }
+
+    // MARK: Metrics
+
+    /// The backend's figures for the daemon's metrics (docs/metrics.md), read on each scrape.
+    ///
+    /// - Parameter includingTimers: also list the named running timers' next elapses (the
+    ///   opt-in per-timer series).
+    /// - Returns: the figures; the shared backend reads its counts from the database.
+    func metricFigures(includingTimers: Bool) -> BackendFigures
+}
+
+/// What a backend reports for the daemon's metrics (``TimerBackend/metricFigures(includingTimers:)``).
+struct BackendFigures {
+    /// Live timers per state, or `nil` when they could not be counted (a database error).
+    var timersByState: (running: Int, paused: Int)?
+    /// Timers started, finished, missed and stopped since start-up.
+    var timerCounts = TimerCounts()
+    /// How late timers were fired.
+    var lateness = LatencyHistogram(upperBounds: LatencyHistogram.latencyBounds)
+    /// The store's own figures.
+    var store = StoreFigures()
+    /// A shared store's figures, `nil` for a store of one host.
+    var shared: MetricsReport.SharedFigures?
+    /// The named running timers' next elapses, `nil` when not asked for or not read.
+    var timerElapses: [MetricsReport.TimerElapse]?
 }
 
 /// What ``TimerBackend/fireDue()`` did.

@@ -56,6 +56,9 @@ enum JSONKnownText {
             if matches(bytes, "daemon.reload") { return "daemon.reload" }
             if matches(bytes, "timer.restart") { return "timer.restart" }
             return nil
+        case 14:
+            if matches(bytes, "daemon.metrics") { return "daemon.metrics" }
+            return nil
         case 15:
             if matches(bytes, "timer.subscribe") { return "timer.subscribe" }
             return nil

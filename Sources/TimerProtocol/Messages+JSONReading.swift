@@ -280,3 +280,32 @@ package struct RPCReply {
         error = try object.optional("error").map { value throws(JSONShapeError) in try RPCError(json: value) }
     }
 }
+
+extension StatsResult: JSONReadable {
+    /// Reads the value as `JSONDecoder` read its `Decodable` conformance.
+    ///
+    /// - Parameter json: the parsed JSON.
+    /// - Throws: ``JSONShapeError`` naming the first key with the wrong shape.
+    package init(json: JSONValue) throws(JSONShapeError) {
+        let object = try JSONObjectReader(json, "stats result")
+        var lateness: LatenessSummary?
+        if let value = object.optional("latenessMicroseconds") {
+            let summary = try JSONObjectReader(value, "latenessMicroseconds")
+            lateness = LatenessSummary(
+                count: try summary.integer("count"), p50: try summary.double("p50"), p99: try summary.double("p99"),
+                max: try summary.double("max"))
+        }
+        self.init(
+            liveTimers: try object.integer("liveTimers"), runningTimers: try object.integer("runningTimers"),
+            firedTimers: try object.integer("firedTimers"), latenessMicroseconds: lateness,
+            catchUpTimers: try object.optionalInteger("catchUpTimers"))
+        if let value = object.optional("store") {
+            let store = try JSONObjectReader(value, "store")
+            self.store = StoreStats(
+                claims: try store.integer("claims"), claimsPerSecond: try store.double("claimsPerSecond"),
+                leaseRescues: try store.integer("leaseRescues"), fencesLost: try store.integer("fencesLost"),
+                roundTripMicrosecondsP50: try store.double("roundTripMicrosecondsP50"),
+                roundTripMicrosecondsP99: try store.double("roundTripMicrosecondsP99"))
+        }
+    }
+}

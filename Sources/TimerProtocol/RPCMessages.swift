@@ -195,6 +195,9 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     /// `{"timer": …}` → ``ActionRunsResult``: the timer's kept on-finish action runs with their
     /// output (read-only).
     case timerRuns = "timer.runs"
+    /// `{}` → ``MetricsResult``: the daemon's metrics in the Prometheus text format (the text
+    /// `timerd --metrics` serves; docs/metrics.md); root or the daemon's own user only.
+    case daemonMetrics = "daemon.metrics"
 
     /// The method named `rawValue` (`"timer.start"`, …), or `nil` for any other text (case and
     /// spaces matter; the names are ASCII letters and dots, which no other text is canonically
@@ -241,6 +244,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
             case "timer.restart": method = .timerRestart
             default: method = nil
             }
+        case 14: method = rawValue == "daemon.metrics" ? .daemonMetrics : nil
         case 15: method = rawValue == "timer.subscribe" ? .timerSubscribe : nil
         case 17: method = rawValue == "timer.unsubscribe" ? .timerUnsubscribe : nil
         default: method = nil

@@ -21,6 +21,12 @@ public struct ServiceOutcome: Sendable {
     /// ``TimerService/reloadReply(id:_:)`` (``reply`` is then `nil`), so the answer comes only
     /// after the reload completed.
     public var reloadRequest: ReloadRequest?
+    /// Set for `daemon.metrics`: the daemon renders its metrics and answers (``reply`` is then
+    /// `nil`), because the figures it reports (connections, request latency) are the daemon's.
+    public var metricsRequest: MetricsRequest?
+    /// The request's method, once the envelope named a known one; `nil` for a line refused before
+    /// (not JSON, no method, an unknown method). The daemon times requests per method with it.
+    public var method: RPCMethod?
     /// Set for a `timer.list` of more than ``TimerService/streamingThreshold`` timers (``reply``
     /// is then `nil`): the daemon writes it a part at a time with
     /// ``TimerService/writeListing(_:into:upTo:)``.
@@ -60,5 +66,11 @@ public struct ServiceOutcome: Sendable {
 /// A `daemon.reload` the daemon has to carry out and then answer.
 public struct ReloadRequest: Sendable, Hashable {
     /// The request's id, or `nil` for a notification (reload, no reply).
+    public var id: RPCID?
+}
+
+/// A `daemon.metrics` the daemon has to answer with its rendered metrics.
+public struct MetricsRequest: Sendable, Hashable {
+    /// The request's id, or `nil` for a notification (no reply).
     public var id: RPCID?
 }

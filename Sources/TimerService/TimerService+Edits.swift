@@ -25,11 +25,7 @@ extension TimerService {
             return .result(try json(snapshot), changed: true, event: "restarted timer \(snapshot.label)")
         case .timerRename:
             let reference = try Self.editReference(params, method, extra: ["name"])
-            guard case .string(let name) = params["name"] else {
-                throw params["name"] == nil
-                    ? RPCError(.invalidParams, "timer.rename needs \"name\": the new name (a string)")
-                    : Self.typeError("name", "a string", params["name"] ?? .null, method)
-            }
+            let name = try Self.newName(params["name"])
             let snapshot = try engine.rename(reference, to: name, requester: context.requester)
             return .result(try json(snapshot), changed: true, event: "renamed timer \(snapshot.label)")
         case .timerBeat:
@@ -96,9 +92,43 @@ extension TimerService {
         return durations[0]
     }
 
+    /// `timer` of an edit method that also takes the keys in `extra`, read from a params object as
+    /// timerd's shared mode holds it (the same rules and errors as the one-host daemon).
+    ///
+    /// - Parameters:
+    ///   - params: the request's params.
+    ///   - method: the method, for the error texts.
+    ///   - extra: the other keys the method takes.
+    /// - Returns: the timer's reference.
+    /// - Throws: `RPCError` `-32602` for an unknown key or a missing or malformed `timer`.
+    package static func editReference(_ params: [String: JSONValue], _ method: RPCMethod, extra: [String] = [])
+        throws -> TimerReference
+    {
+        try editReference(JSONMembers(params), method, extra: extra)
+    }
+
+    /// `name` of `timer.rename`: the new name, as sent (the engine normalizes and checks it).
+    ///
+    /// - Parameter value: the member's value, or `nil` when it is missing.
+    /// - Returns: the string.
+    /// - Throws: `RPCError` `-32602` when it is missing or not a string.
+    package static func newName(_ value: JSONValue?) throws -> String {
+        guard case .string(let name) = value else {
+            throw value == nil
+                ? RPCError(.invalidParams, "timer.rename needs \"name\": the new name (a string)")
+                : typeError("name", "a string", value ?? .null, .timerRename)
+        }
+        return name
+    }
+
     /// `by` of `timer.extend`: seconds as a number (negative subtracts) or a duration string with an
     /// optional leading `-` (`"5m"`, `"-1m30s"`).
-    static func signedDuration(_ value: JSONValue?) throws -> Double {
+    ///
+    /// - Parameter value: the member's value, or `nil` when it is missing.
+    /// - Returns: the seconds; their magnitude is at least 1 µs and at most 366 days.
+    /// - Throws: `RPCError` `-32602` when it is missing or of another type;
+    ///   `CountdownError.durationOutOfRange(_:)` / `CountdownError.durationTooShort(_:)` for a bad amount.
+    package static func signedDuration(_ value: JSONValue?) throws -> Double {
         switch value {
         case .some(.number(let seconds)):
             try DurationParser.validate(seconds: seconds.magnitude, as: DurationFormatter.number(seconds))

@@ -173,4 +173,22 @@ extension TimerService {
             return errorLine(id: id, error)
         }
     }
+
+    /// The reply to a `daemon.metrics`.
+    ///
+    /// - Parameters:
+    ///   - id: the request's id (`nil` for a notification: no reply).
+    ///   - result: the rendered metrics, or the error (`RPCErrorCode.permissionDenied`).
+    /// - Returns: the reply line without the newline, or `nil` for a notification.
+    public static func metricsReply(id: RPCID?, _ result: Result<MetricsResult, RPCError>) -> [UInt8]? {
+        guard let id else { return nil }
+        switch result {
+        case .success(let value):
+            var writer = JSONBytesWriter(capacity: value.text.utf8.count + 96)
+            value.write(to: &writer)
+            return resultLine(id: id, resultJSON: writer.bytes)
+        case .failure(let error):
+            return errorLine(id: id, error)
+        }
+    }
 }

@@ -179,6 +179,7 @@ extension TimerService {
             deliveryBuffer = deliveries
         }
         for event in events {
+            timerCounts.count(event.kind)
             let seq = self.events.append(event)
             deliveries.removeAll(keepingCapacity: true)
             subscriptions.appendDeliveries(for: event, to: &deliveries)

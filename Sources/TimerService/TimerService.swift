@@ -51,6 +51,9 @@ public struct TimerService: Sendable {
     var streams: [SubscriptionRegistry.SubscriberID: StreamSubscription] = [:]
     /// Notifications not yet taken by ``takeNotifications()``.
     var notifications: [EventNotification] = []
+    /// The timers started, finished, missed and stopped since start-up, counted from the events
+    /// routed (the daemon's metrics).
+    public internal(set) var timerCounts = TimerCounts()
     /// The deliveries of the event being routed, reused from event to event (no allocation each).
     var deliveryBuffer: [SubscriptionRegistry.Delivery] = []
     /// Open `timer.subscribe`s per connection (absent when 0), and how many connections have two
@@ -183,6 +186,7 @@ public struct TimerService: Sendable {
                 id: id ?? .null, RPCError(.methodNotFound, "unknown method \"\(methodName)\"; methods: \(known)"))
             return outcome
         }
+        outcome.method = method
         // Timers already due finish first, so no request sees (or pauses) a timer past its end.
         let due = fireDueTimers()
         outcome.endings = due.endings
@@ -211,6 +215,9 @@ public struct TimerService: Sendable {
             case .reload:
                 outcome.reply = nil
                 outcome.reloadRequest = ReloadRequest(id: id)
+            case .metrics:
+                outcome.reply = nil
+                outcome.metricsRequest = MetricsRequest(id: id)
             case .listing(let listing):
                 outcome.listing = listing
             case .subscribed(let data):
@@ -298,6 +305,8 @@ public struct TimerService: Sendable {
         case stopped([UInt8], TimerEnding)
         case waiting
         case reload
+        /// `daemon.metrics`: the daemon renders the text and answers.
+        case metrics
         case listing(TimerListing)
         case subscribed([UInt8])
         case unsubscribed(SubscriptionRegistry.SubscriberID, [UInt8])
@@ -413,6 +422,9 @@ public struct TimerService: Sendable {
         case .daemonReload:
             try Self.allowOnly([], in: params, method: method)
             return .reload
+        case .daemonMetrics:
+            try Self.allowOnly([], in: params, method: method)
+            return .metrics
         case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove, .timerBeat:
             return try runEdit(method, params: params, context: context)
         case .daemonStats:

@@ -121,6 +121,12 @@ public protocol TimerStore: AnyObject {
     /// - Throws: ``StoreError/unavailable(_:)``: the state may be as of the last commit only.
     /// - Complexity: O(n) in the timers.
     func close(_ snapshot: EngineSnapshot) throws(StoreError)
+
+    /// What the store counts about itself (journal size, compactions), read when the daemon's
+    /// metrics are scraped; the default has no figures.
+    ///
+    /// - Complexity: O(1).
+    var figures: StoreFigures { get }
 }
 
 extension TimerStore {
@@ -132,4 +138,7 @@ extension TimerStore {
     /// - Parameter now: unused.
     /// - Returns: `nil`.
     public func nextWake(now: Int64) -> Int64? { nil }
+
+    /// No figures.
+    public var figures: StoreFigures { StoreFigures() }
 }

@@ -64,6 +64,38 @@ struct ActionEndToEndTests {
         #expect(harness.ctl(["ping"]).status == 0)
     }
 
+    @Test(
+        "An edit that ends the last step runs the action once: a paused group skipped twice, a timer shortened past zero",
+        arguments: TestBackend.available)
+    func editsThatFinishRunTheAction(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        let group = ctl(harness, in: harness.directory, ["start", "1h", "1h", "--name", "g", "--exec", recorder])
+        #expect(group.status == 0, "\(group)")
+        #expect(ctl(harness, in: harness.directory, ["start", "1h", "--name", "t", "--exec", recorder]).status == 0)
+        #expect(harness.ctl(["pause", "g"]).status == 0)
+        #expect(harness.ctl(["skip", "g"]).status == 0)
+        // Still paused on its last step: nothing has run.
+        usleep(300_000)
+        let path = harness.directory + "/ran.txt"
+        #expect(contents(of: path, timeout: 0.1) == "")
+        // The last step skipped while paused finishes the group, even paused (docs/protocol.md).
+        #expect(harness.ctl(["skip", "g"]).status == 0)
+        // The whole duration is the group's, 2 h; the directory is where timerctl ran.
+        let first = "1 finished g 7200 \(harness.directory)\n"
+        #expect(contents(of: path) == first)
+        // An hour taken away from a running hour: it finishes at once, its action with it.
+        #expect(harness.ctl(["extend", "t", "-2h"]).status == 0)
+        let both = first + "2 finished t 3600 \(harness.directory)\n"
+        #expect(contents(of: path, until: { $0.count >= both.count }) == both)
+        // Each ran once. In shared mode, past the 5 s action lease and the 1 s poll bound
+        // (SharedHost.leaseSeconds, pollCapSeconds): an action whose start was not recorded under
+        // the edit's fence would be taken over and run again by then.
+        usleep(backend == .shared ? 6_500_000 : 1_500_000)
+        #expect(contents(of: path) == both)
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("A timer that ended while timerd was killed runs its action once at the next start, as missed")
     func missedOnce() throws {
         let harness = try Harness()

@@ -60,14 +60,19 @@ struct CompletionTests {
 
         #expect(
             Self.candidates([""], script: script) == [
-                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "extend", "restart", "beat",
-                "rename", "skip", "rm", "watch", "ping", "reload", "pick", "completion", "help",
+                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "bar", "extend", "restart",
+                "beat", "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
             ])
-        #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status"])
+        #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status", "stats"])
         #expect(
             Self.candidates(["status", "--"], script: script) == [
                 "--socket", "--json", "--no-autostart", "--help", "--version", "--all",
+            ])
+        #expect(
+            Self.candidates(["bar", "--"], script: script) == [
+                "--socket", "--json", "--no-autostart", "--help", "--version", "--format", "--idle", "--waybar",
+                "--i3blocks", "--polybar", "--tmux",
             ])
         // Before the command word, every command's options are accepted (the scanner's rule).
         // Before the command word every command's options are offered: start's, wait's and pick's.

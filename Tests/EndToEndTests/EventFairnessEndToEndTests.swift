@@ -158,7 +158,7 @@ struct EventFairnessEndToEndTests {
     /// and three with a stalled subscriber, interleaved so that the load of a shared machine falls
     /// on both alike; the medians of the three are compared (one run's p50 varied 40-200 µs here
     /// under other builds).
-    @Test("a subscriber that never reads does not delay firing: lateness within 2x the figure without")
+    @Test("a subscriber that never reads does not delay firing: lateness within 2x (or 5 ms) of the figure without")
     func stalledSubscriber() throws {
         var without: [Double] = []
         var with: [Double] = []
@@ -171,6 +171,10 @@ struct EventFairnessEndToEndTests {
         print(
             "firing lateness p50 of 1,000 timers (daemon.stats, 3 runs each): without a stalled subscriber "
                 + "\(without) µs (median \(withoutMedian)); with one \(with) µs (median \(withMedian))")
-        #expect(withMedian <= 2 * withoutMedian)
+        // A loop that waited on the stalled socket would hold firing for the whole backlog (seconds);
+        // what the extra work of dropping the backlog costs on a loaded 2-core machine is scheduling
+        // noise of a few milliseconds (seen: 1.0 ms without, 2.9 ms with, at a load average of 12).
+        // So: within 2x, or within 5 ms of the figure without, whichever is larger.
+        #expect(withMedian <= max(2 * withoutMedian, withoutMedian + 5_000))
     }
 }

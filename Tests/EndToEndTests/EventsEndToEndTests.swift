@@ -62,10 +62,12 @@ struct EventsEndToEndTests {
     /// issue asks for 50 ms and for the figures to be reported, not asserted tightly.
     static let generousBound = 2.0
 
-    @Test("subscribe, then start/pause/resume/extend a group and let it step and finish: in order, numbered, prompt")
-    func lifecycle() throws {
+    @Test(
+        "subscribe, then start/pause/resume/extend a group and let it step and finish: in order, numbered, prompt",
+        arguments: TestBackend.available)
+    func lifecycle(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let subscriber = try RawClient(path: harness.socketPath)
         let changer = try RawClient(path: harness.socketPath)
         let first = try subscriber.subscribe(#""timer":"all""#) + 1
@@ -115,7 +117,7 @@ struct EventsEndToEndTests {
         let p50 = percentile(latencies, 50) * 1e3
         let p99 = percentile(latencies, 99) * 1e3
         print(
-            "events latency (change sent -> notification read, \(latencies.count) samples): "
+            "events latency, \(backend) (change sent -> notification read, \(latencies.count) samples): "
                 + "p50 \(String(format: "%.3f", p50)) ms, p99 \(String(format: "%.3f", p99)) ms; "
                 + "step \(String(format: "%.1f", stepLate * 1e3)) ms and finish "
                 + "\(String(format: "%.1f", finishLate * 1e3)) ms after their due time")
@@ -202,42 +204,9 @@ struct EventsEndToEndTests {
     func waitDoesNotPoll(backend: TestBackend) throws {
         let harness = try Harness()
         try harness.startDaemon(extraArguments: try backend.daemonArguments())
-        let proxyPath = harness.directory + "/proxy.sock"
-        let recorded = harness.directory + "/requests.log"
-        let script = """
-            import socket, sys, threading
-            listen, target, log = sys.argv[1:4]
-            server = socket.socket(socket.AF_UNIX)
-            server.bind(listen)
-            server.listen(8)
-            print("ready", flush=True)
-            def pump(source, sink, record):
-                while True:
-                    data = source.recv(65536)
-                    if not data:
-                        break
-                    if record:
-                        with open(log, "ab") as f:
-                            f.write(data)
-                    sink.sendall(data)
-            while True:
-                client, _ = server.accept()
-                upstream = socket.socket(socket.AF_UNIX)
-                upstream.connect(target)
-                threading.Thread(target=pump, args=(client, upstream, True), daemon=True).start()
-                threading.Thread(target=pump, args=(upstream, client, False), daemon=True).start()
-            """
-        let proxy = Process()
-        let ready = Pipe()
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        proxy.arguments = ["-c", script, proxyPath, harness.socketPath, recorded]
-        proxy.standardOutput = ready
-        try proxy.run()
-        defer {
-            kill(proxy.processIdentifier, SIGKILL)
-            proxy.waitUntilExit()
-        }
-        _ = ready.fileHandleForReading.availableData  // "ready"
+        let proxy = try RecordingProxy(
+            path: harness.directory + "/proxy.sock", target: harness.socketPath,
+            recordPath: harness.directory + "/requests.log")
         // The timer is paused 0.3 s in and resumed 0.8 s in, straight to timerd (not recorded);
         // `script` gives timerctl a terminal (its stderr is one, so the bar is drawn); -e: its status.
         let shell = harness.directory + "/wait.sh"
@@ -245,14 +214,12 @@ struct EventsEndToEndTests {
         try """
         \(ctl) start 1.5s --name w >/dev/null || exit 9
         (sleep 0.3; \(ctl) pause w >/dev/null; sleep 0.5; \(ctl) resume w >/dev/null) &
-        '\(Harness.timerctl)' --socket '\(proxyPath)' wait w
+        '\(Harness.timerctl)' --socket '\(proxy.path)' wait w
         """.write(toFile: shell, atomically: true, encoding: .utf8)
         let run = Harness.run("/usr/bin/script", ["-qec", "sh '\(shell)'", "/dev/null"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("[") && run.stdout.contains("1 \"w\" finished"), "\(run)")
-        let methods = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n").compactMap {
-            line -> String? in (try? JSONObject.parse(String(line)))?["method"] as? String
-        }
+        let methods = try proxy.methods()
         #expect(methods == ["timer.subscribe", "timer.status", "timer.wait"])
         #expect(harness.stopDaemon() == 0)
     }

@@ -83,8 +83,9 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait",
-                "logs", "events", "extend", "restart", "beat",
-                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "pick", "completion", "help", "calendar",
+                "logs", "events", "bar", "extend", "restart", "beat",
+                "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
+                "calendar",
             ])
         var helpOptions = Self.definedOptions(inHelp: main.stdout)
         // `help --help` is the main help (as `help` alone); every other command has its own page.
@@ -117,6 +118,8 @@ struct ManPageTests {
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
                 "--calendar", "--exec", "--notify", "--heartbeat", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
+                "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
+                "--prometheus",
             ])
     }
 
@@ -144,6 +147,8 @@ struct ManPageTests {
                 "--store", "--host-id", "--shared", "--migrate-only",
                 // The PostgreSQL session timeouts.
                 "--pg-lock-timeout", "--pg-statement-timeout", "--pg-idle-in-transaction-timeout",
+                // The metrics endpoint.
+                "--metrics", "--metrics-timers",
                 "-h",
                 "--help", "--version",
             ])
@@ -178,7 +183,7 @@ struct ManPageTests {
         // ServiceVersion.version (Sources/TimerProtocol/RPCMessages.swift) is what --version prints.
         #expect(Harness.run(Harness.timerd, ["--version"]).stdout == "timerd \(version) (protocol 1)\n")
         #expect(Harness.run(Harness.timerctl, ["--version"]).stdout == "timerctl \(version) (protocol 1)\n")
-        for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7"] {
+        for page in ["timerctl.1", "timerd.8", "timerd.conf.5", "timerd-protocol.7", "timerpick.1"] {
             let text = try String(contentsOfFile: packageRoot + "/man/" + page, encoding: .utf8)
             let header = text.split(separator: "\n").first { $0.hasPrefix(".TH ") } ?? ""
             #expect(header.contains("\"timerd \(version)\""), "\(page): \(header)")

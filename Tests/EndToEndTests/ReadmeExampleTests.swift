@@ -164,9 +164,10 @@ struct ReadmeExampleTests {
         var readme = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
         let update = ProcessInfo.processInfo.environment["TIMERD_README_UPDATE"] == "1"
         let blocks = Self.blocks(of: readme)
-        // Usage, on-finish actions, an action's runs (`timerctl logs`), everyday edits, the two
-        // calendar blocks, recurring timers, heartbeats: the blocks that run.
-        #expect(blocks.filter { $0.notChecked == nil }.count == 8, "\(blocks.map(\.fence))")
+        // Usage, on-finish actions, an action's runs (`timerctl logs`), everyday edits, the four
+        // status-bar blocks, the two calendar blocks, recurring timers, heartbeats, metrics: the
+        // blocks that run.
+        #expect(blocks.filter { $0.notChecked == nil }.count == 13, "\(blocks.map(\.fence))")
         // From the last block to the first, so that an update keeps the earlier fences' lines.
         for block in blocks.reversed() where block.notChecked == nil {
             let commands = block.commands

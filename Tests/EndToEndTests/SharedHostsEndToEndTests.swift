@@ -293,19 +293,16 @@ struct SharedHostsEndToEndTests {
         #expect(idle.ctl(["ping"]).status == 0)
         #expect(idle.log().contains("warning: --exit-when-idle is ignored with --shared"), "\(idle.log())")
         #expect(idle.stopDaemon() == 0)
-        // Methods shared mode does not carry answer a clear error.
-        let extend = b.ctl(["extend", "x", "5m"])
-        #expect(extend.status != 0)
-        // In the words typed: `timerctl extend`, not the wire method `timer.extend`.
-        #expect(
-            extend.stderr.hasPrefix("Error: timerctl extend is not available in shared mode (timerd --shared); "),
-            "\(extend)")
-        // timer.runs too: the database keeps no action runs (SharedHost.refusedMethods).
+        // timer.runs answers a clear error, the database keeps no action runs (SharedHost.refusedMethods),
+        // in the words typed: `timerctl logs`, not the wire method `timer.runs`.
         let logs = b.ctl(["logs", "x"])
         #expect(logs.status == 1)
         #expect(
-            logs.stderr.hasPrefix("Error: timerctl logs is not available in shared mode (timerd --shared); "), "\(logs)"
-        )
+            logs.stderr
+                == "Error: timerctl logs is not available in shared mode (timerd --shared); shared mode serves "
+                + "daemon.stats, timer.extend, timer.list, timer.pause, timer.remove, timer.rename, timer.restart, "
+                + "timer.resume, timer.skip, timer.start, timer.status, timer.stop, timer.subscribe, timer.unsubscribe, "
+                + "timer.wait, daemon.ping, daemon.reload, daemon.metrics\n", "\(logs)")
         // A name taken on another host gets the one-host daemon's error (it was the raw constraint
         // error `timerd_timers_live_name … SQLSTATE 23505`), with the holder's id.
         let first = a.ctl(["start", "30s", "--name", "dup", "--json"])
@@ -323,6 +320,59 @@ struct SharedHostsEndToEndTests {
                 "recurring timers (--on and --every of timerctl start) are not available in shared mode"),
             "\(recurring)")
         #expect(b.ctl(["status", "rec"]).status != 0)
+        for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
+    }
+
+    @Test(
+        "Edits across hosts: B renames and C extends and skips A's timers; a subscriber on A sees each with by and from, a wait on A ends at the new deadline"
+    )
+    func crossHostEdits() throws {
+        let cluster = try Cluster()
+        let a = try Self.host("A", cluster)
+        let b = try Self.host("B", cluster)
+        let c = try Self.host("C", cluster)
+        let subscriber = try RawClient(path: a.socketPath)
+        _ = try subscriber.subscribe(#""events":["extended","renamed","restarted","step","finished"]"#)
+        #expect(a.ctl(["start", "2s", "--name", "tea"]).status == 0)
+        #expect(a.ctl(["start", "1h", "30m", "--name", "focus"]).status == 0)
+        // B renames, C adds 1.5 s to tea, then skips focus's first step.
+        #expect(b.ctl(["rename", "tea", "green tea"]).stdout == "renamed 1 to \"green tea\"\n")
+        let extendedAt = Date()
+        #expect(c.ctl(["extend", "green tea", "1500ms"]).status == 0)
+        let waitDone = Mutex<(status: Int32, at: Date)?>(nil)
+        let waiter = Thread {
+            let run = a.ctl(["wait", "green tea"])
+            waitDone.withLock { $0 = (run.status, Date()) }
+        }
+        waiter.start()
+        #expect(c.ctl(["next", "focus"]).status == 0)
+        // The notifications on A, in order, with the members one host writes (docs/protocol.md).
+        var seen: [String] = []
+        while seen.count < 4, let notification = subscriber.nextNotification(timeout: 10) {
+            let members = ["by", "from", "child"].compactMap { key in notification.params[key].map { "\(key)=\($0)" } }
+            let name = (notification.params["timer"] as? [String: Any])?["name"] as? String ?? "?"
+            seen.append(([notification.event ?? "?", name] + members).joined(separator: " "))
+        }
+        #expect(
+            seen == [
+                "renamed green tea from=tea", "extended green tea by=1.5", "step focus child=1", "finished green tea",
+            ], "\(seen)")
+        // tea ran 2 s + 1.5 s from its start: the wait on A ends within the poll bound of that, plus
+        // the timerctl processes on a loaded machine (2 s allowed), and not before.
+        #expect(Self.await(10) { waitDone.withLock { $0 != nil } })
+        let done = try #require(waitDone.withLock { $0 })
+        #expect(done.status == 0)
+        let took = done.at.timeIntervalSince(extendedAt)
+        #expect(took >= 1.5 && took <= 3.5 + Self.pollBound + 2, "\(took) s after the extend")
+        let run =
+            Double(
+                cluster.sql(
+                    """
+                    SELECT extract(epoch FROM f.at - s.at) FROM timerd_events f JOIN timerd_events s USING (timer_id)
+                    WHERE f.timer_id = 1 AND f.kind = 'finished' AND s.kind = 'started'
+                    """)) ?? -1
+        // On the database clock: 3.5 s from the start to the finish, at most the poll bound late.
+        #expect(run >= 3.5 && run <= 3.5 + Self.pollBound, "ran \(run) s")
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 

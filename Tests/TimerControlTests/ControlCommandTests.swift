@@ -71,9 +71,9 @@ struct ControlCommandTests {
 
                 """),
         UsageCase(
-            arguments: ["stats"],
+            arguments: ["stauts"],
             stderr: """
-                Error: unknown command 'stats'. Did you mean 'status'?
+                Error: unknown command 'stauts'. Did you mean 'status'?
                 See 'timerctl --help'.
 
                 """),
@@ -308,17 +308,17 @@ struct StatusTableTests {
 /// (the messages are `SharedHost`'s refusals in shared mode, as `timerd --shared` words them).
 @Suite("Refused methods in the user's words")
 struct RefusedMethodWordingTests {
-    @Test("timer.extend … becomes timerctl extend …; other codes and verbless errors are unchanged")
+    @Test("timer.runs … becomes timerctl logs …; other codes and verbless errors are unchanged")
     func namingCommand() {
         let refusal = RPCError(
             .methodNotFound,
-            "timer.extend is not available in shared mode (timerd --shared); shared mode serves timer.list")
+            "timer.runs is not available in shared mode (timerd --shared); shared mode serves timer.list")
         #expect(
-            ControlError.failed(refusal).namingCommand(.extend)
+            ControlError.failed(refusal).namingCommand(.logs)
                 == .failed(
                     RPCError(
                         .methodNotFound,
-                        "timerctl extend is not available in shared mode (timerd --shared); shared mode serves timer.list"
+                        "timerctl logs is not available in shared mode (timerd --shared); shared mode serves timer.list"
                     )))
         let recurring = RPCError(
             .methodNotFound,

@@ -54,7 +54,7 @@ struct DaemonConfigTests {
                 "# c\n\nhistroy_limit=5\n",
                 "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
                     + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared, "
-                    + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout"
+                    + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout, metrics, metrics_timers"
             ),
             ("history_limit\n", "/etc/timerd.conf:1: expected KEY=VALUE, got \"history_limit\""),
             (

@@ -40,7 +40,9 @@ struct DaemonHelpTests {
     @Test("every option of the table is one that DaemonOptions records", arguments: CommandTable.timerd.globalOptions)
     func everyOptionHandled(_ option: OptionSpec) {
         // A value each option accepts, so that only an unhandled option can fail here.
-        let choices = ["--save": "exit", "--socket-mode": "0600", "--log-level": "warning"]
+        let choices = [
+            "--save": "exit", "--socket-mode": "0600", "--log-level": "warning", "--metrics": "127.0.0.1:9464",
+        ]
         let value = choices[option.longName] ?? "5"
         let words = [option.longName] + (option.value == nil ? [] : [value])
         #expect(throws: Never.self) { try DaemonOptions.parse(words) }

@@ -20,6 +20,14 @@ struct ProtocolDocumentationTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("docs/protocol.md").path
 
+    /// The metrics text docs/protocol.md's `daemon.metrics` example shows.
+    static let metricsText = """
+        # HELP timerd_build_info Always 1; the version label is timerd's version.
+        # TYPE timerd_build_info gauge
+        timerd_build_info{version="0.1.0"} 1
+
+        """
+
     @Test("each example reply is exactly what the service answers")
     func examples() throws {
         let text = try String(contentsOfFile: Self.documentPath, encoding: .utf8)
@@ -50,6 +58,14 @@ struct ProtocolDocumentationTests {
                     let reply = TimerService.reloadReply(
                         id: reload.id,
                         .success(ReloadResult(config: "/home/alice/.config/timerd/timerd.conf", found: true)))
+                {
+                    pending.append(String(decoding: reply, as: UTF8.self))
+                }
+                // daemon.metrics is answered by the daemon with its rendering (Daemon+Metrics.swift);
+                // here the document's stand-in text: its first metric.
+                if let metrics = outcome.metricsRequest,
+                    let reply = TimerService.metricsReply(
+                        id: metrics.id, .success(MetricsResult(text: Self.metricsText)))
                 {
                     pending.append(String(decoding: reply, as: UTF8.self))
                 }

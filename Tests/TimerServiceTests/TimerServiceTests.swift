@@ -59,7 +59,7 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 private let methodList =
     "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
     + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
-    + ", timer.remove, timer.runs"
+    + ", timer.remove, timer.runs, daemon.metrics"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {

@@ -23,6 +23,9 @@ public struct LatenessRecorder: Sendable, Hashable {
     public private(set) var totalCount = 0
     private var samples: [Int64] = []
     private var next = 0
+    /// Every sample recorded since start-up in cumulative buckets (``LatencyHistogram/latencyBounds``),
+    /// for the daemon's Prometheus metrics: unlike the ring, it forgets nothing.
+    public private(set) var histogram = LatencyHistogram(upperBounds: LatencyHistogram.latencyBounds)
 
     /// Creates an empty ring.
     ///
@@ -33,7 +36,7 @@ public struct LatenessRecorder: Sendable, Hashable {
 
     /// Records one firing that came `nanoseconds` after its deadline (negative values count as 0).
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(b) for the histogram's b bounds (16), no allocation.
     public mutating func record(nanoseconds: Int64) {
         let sample = Swift.max(0, nanoseconds)
         if samples.count < capacity {
@@ -43,6 +46,7 @@ public struct LatenessRecorder: Sendable, Hashable {
         }
         next = (next + 1) % capacity
         totalCount += 1
+        histogram.record(nanoseconds: sample)
     }
 
     /// The percentiles of the samples held (nearest-rank), or `nil` when there are none.

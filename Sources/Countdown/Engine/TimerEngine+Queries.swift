@@ -38,6 +38,26 @@ extension TimerEngine {
         }
     }
 
+    /// The named running timers of every owner with the wall-clock instant each next elapses:
+    /// when it ends; for a group, when its current step ends; for a recurring timer, its next
+    /// elapse. By ascending id; the daemon's opt-in per-timer metrics read it.
+    ///
+    /// - Returns: owner, name and instant of each.
+    /// - Complexity: O(n log n) in the live timers.
+    public func namedNextElapses() -> [(owner: UInt32, name: String, at: Date)] {
+        let now = clock.now()
+        let wall = clock.wallNow()
+        return visibleRecords(requester: nil, includeEnded: false).compactMap { record in
+            guard record.state == .running, let name = record.name else { return nil }
+            let snapshot = record.snapshot(at: now, wallNow: wall)
+            if let step = snapshot.currentChild, snapshot.children.indices.contains(step) {
+                return (record.owner, name, wall.addingTimeInterval(snapshot.children[step].remaining))
+            }
+            guard let endsAt = snapshot.endsAt else { return nil }
+            return (record.owner, name, endsAt)
+        }
+    }
+
     /// The earliest instant the engine needs ``fireDueTimers(limit:)`` on the boot-time clock, or `nil` when
     /// none runs: the earliest end of a running timer; with ``EventRecording/buffered`` events, also
     /// the end of the current child of a running group (so that its step is reported on time).

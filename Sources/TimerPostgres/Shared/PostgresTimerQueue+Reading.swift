@@ -16,8 +16,10 @@ public struct SharedTimerRow: Sendable, Equatable {
     /// Nanoseconds left in the current step at the read: `due_at − now` while running, the kept
     /// value while paused or once stopped, 0 once finished.
     public var stepRemainingNanoseconds: Int64
-    /// When it was started, ISO 8601 UTC with milliseconds, on the database clock.
+    /// When it was created, ISO 8601 UTC with milliseconds, on the database clock.
     public var createdAt: String
+    /// When it was last started (ISO 8601, database clock): ``createdAt`` until a restart.
+    public var startedAt: String
     /// When it finished or was stopped (ISO 8601), or `nil` while live.
     public var endedAt: String?
     /// While running: when its last step ends (ISO 8601, database clock); else `nil`.
@@ -38,9 +40,11 @@ public struct SharedTimerRow: Sendable, Equatable {
     public var isLive: Bool { state == "running" || state == "paused" }
 
     /// A row from its values (the queue reads them; tests state expected ones); see the properties.
+    /// `startedAt` `nil` means ``createdAt`` (a timer never restarted).
     public init(
         id: Int64, owner: UInt32, name: String?, state: String, step: Int, segmentsNanoseconds: [Int64],
-        stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64
+        stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64,
+        startedAt: String? = nil
     ) {
         self.id = id
         self.owner = owner
@@ -50,6 +54,7 @@ public struct SharedTimerRow: Sendable, Equatable {
         self.segmentsNanoseconds = segmentsNanoseconds
         self.stepRemainingNanoseconds = stepRemainingNanoseconds
         self.createdAt = createdAt
+        self.startedAt = startedAt ?? createdAt
         self.endedAt = endedAt
         self.endsAt = endsAt
         self.fence = fence
@@ -62,7 +67,8 @@ public struct SharedEventRow: Sendable, Equatable {
     public var seq: Int64
     /// The timer's id.
     public var timerID: Int64
-    /// `started`, `paused`, `resumed`, `step`, `finished` or `stopped`.
+    /// `started`, `paused`, `resumed`, `step`, `finished`, `stopped`, `extended`, `restarted` or
+    /// `renamed`.
     public var kind: String
     /// The fence the transition was written under (with `timerID`, an on-finish action's
     /// idempotency key).
@@ -71,6 +77,9 @@ public struct SharedEventRow: Sendable, Equatable {
     public var hostID: String
     /// When it happened (ISO 8601 UTC, database clock).
     public var at: String
+    /// The members the event adds to its notification, as a JSON object in text (`{"by": 300}` of
+    /// `extended`, `{"from": "tea"}` of `renamed`), or `nil` when it adds none.
+    public var detail: String?
     /// The timer as it is at the read (the row may have moved on since the event), or `nil` when
     /// the timer was removed since.
     public var timer: SharedTimerRow?
@@ -90,21 +99,27 @@ extension PostgresTimerQueue {
         CASE WHEN t.state = 'running' THEN to_char((t.due_at + make_interval(secs => coalesce(
             (SELECT sum(s) FROM unnest(t.segments_ns[t.step + 2:t.steps]) s), 0) / 1e9))
             AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
-        t.fence
+        t.fence,
+        to_char(coalesce(t.started_at, t.created_at, t.updated_at) AT TIME ZONE 'UTC',
+            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         """
 
-    /// Reads the row at `column` … `column + 10` of `rows` (``rowColumns``).
+    /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
+    static func bigintArray(_ text: String?) -> [Int64] {
+        (text ?? "{}").trimmingPrefix("{").split(separator: ",").compactMap { Int64($0.filter { $0 != "}" }) }
+    }
+
+    /// Reads the row at `column` … `column + 11` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
-        let segments =
-            (rows.value(row, column + 5) ?? "{}").trimmingPrefix("{").split(separator: ",")
-            .compactMap { Int64($0.filter { $0 != "}" }) }
+        let segments = bigintArray(rows.value(row, column + 5))
         return SharedTimerRow(
             id: id, owner: UInt32(clamping: rows.int64(row, column + 1) ?? 0), name: rows.value(row, column + 2),
             state: rows.value(row, column + 3) ?? "stopped", step: Int(rows.int64(row, column + 4) ?? 0),
             segmentsNanoseconds: segments, stepRemainingNanoseconds: rows.int64(row, column + 6) ?? 0,
             createdAt: rows.value(row, column + 7) ?? "", endedAt: rows.value(row, column + 8),
-            endsAt: rows.value(row, column + 9), fence: rows.int64(row, column + 10) ?? 0)
+            endsAt: rows.value(row, column + 9), fence: rows.int64(row, column + 10) ?? 0,
+            startedAt: rows.value(row, column + 11))
     }
 
     /// The timer with `id`, if `owner` may see it.
@@ -290,7 +305,8 @@ extension PostgresTimerQueue {
         let rows = try connection.query(
             """
             SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
-                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), \(Self.rowColumns)
+                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.detail::text,
+                \(Self.rowColumns)
             FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
                 LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
             WHERE e.txid >= $1::xid8 AND e.txid < $2::xid8
@@ -312,7 +328,8 @@ extension PostgresTimerQueue {
         let rows = try connection.query(
             """
             SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
-                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), \(Self.rowColumns)
+                to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.detail::text,
+                \(Self.rowColumns)
             FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
                 LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
             WHERE e.seq > $1 AND e.txid < $2::xid8
@@ -334,7 +351,7 @@ extension PostgresTimerQueue {
             SharedEventRow(
                 seq: rows.int64(row, 0) ?? 0, timerID: rows.int64(row, 1) ?? 0, kind: rows.value(row, 2) ?? "",
                 fence: rows.int64(row, 3) ?? 0, hostID: rows.value(row, 4) ?? "", at: rows.value(row, 5) ?? "",
-                timer: timerRow(rows, row, from: 6))
+                detail: rows.value(row, 6), timer: timerRow(rows, row, from: 7))
         }
     }
 

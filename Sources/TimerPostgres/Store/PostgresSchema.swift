@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 4
+    public static let currentVersion = 5
 
     /// Version 1.
     ///
@@ -135,9 +135,29 @@ public enum PostgresSchema {
         DROP INDEX timerd_timers_due;
         """
 
+    /// Version 5: what shared mode's edits (`timer.extend`, `timer.restart`, `timer.rename`,
+    /// `timer.skip`) write.
+    ///
+    /// - `timerd_events.detail`: the members an event adds to its `timer.event` notification beside
+    ///   `at`, `event`, `seq` and `timer`, as a JSON object (`{"by": -90.5}` for `extended`,
+    ///   `{"from": "tea"}` or `{"from": null}` for `renamed`), or NULL for kinds that add none.
+    /// - `timerd_timers.started_at`: when a timer was last started (`startedAt` of a reply): NULL
+    ///   until a `timer.restart`, which sets it and leaves `created_at` as it was.
+    /// - The outbox's `UNIQUE (timer_id, kind, fence)` becomes the unique index
+    ///   `timerd_events_once` without the `renamed` rows: every other transition moves the fence on
+    ///   (so a `finished` or `step` row is still written once per fence), while a rename moves no
+    ///   deadline and keeps the fence, so that it neither refuses another host's completion in flight
+    ///   nor the start record of an on-finish action; two renames under one fence are two rows.
+    static let version5 = """
+        ALTER TABLE timerd_events ADD COLUMN detail jsonb;
+        ALTER TABLE timerd_timers ADD COLUMN started_at timestamptz;
+        CREATE UNIQUE INDEX timerd_events_once ON timerd_events (timer_id, kind, fence) WHERE kind <> 'renamed';
+        ALTER TABLE timerd_events DROP CONSTRAINT timerd_events_timer_id_kind_fence_key;
+        """
+
     /// The migrations by the version they bring the schema to.
     static let migrations: [(version: Int, sql: String)] = [
-        (1, version1), (2, version2), (3, version3), (4, version4),
+        (1, version1), (2, version2), (3, version3), (4, version4), (5, version5),
     ]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,

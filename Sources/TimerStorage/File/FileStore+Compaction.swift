@@ -99,5 +99,6 @@ extension FileStore {
         journaledNextID = snapshot.nextID
         isJournalUnusable = false
         compactionRetry = nil
+        compactionCount += 1
     }
 }

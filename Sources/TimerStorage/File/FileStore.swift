@@ -78,6 +78,8 @@ public final class FileStore: TimerStore {
     let bootNanoseconds: () -> Int64
     /// After a failed compaction: when to try again (boot-time ns) and the wait after a next failure.
     var compactionRetry: (at: Int64, backoff: Int64)?
+    /// Compactions since this store was opened (``figures``).
+    var compactionCount = 0
 
     /// `directory/snapshot`.
     var snapshotPath: String { directory + "/snapshot" }
@@ -262,4 +264,9 @@ public final class FileStore: TimerStore {
 
     /// The current journal's size in bytes and change records, for tests and logs.
     var journalSize: (bytes: Int, records: Int)? { journal.map { ($0.size, $0.recordCount) } }
+
+    /// The journal's size and records, and the compactions since this store was opened.
+    public var figures: StoreFigures {
+        StoreFigures(journalBytes: journal?.size, journalRecords: journal?.recordCount, compactions: compactionCount)
+    }
 }
