@@ -35,8 +35,7 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A daemon's refusal of a whole method (`-32601`, such as a `timerd --shared` host that lacks
     /// it) in the words the user typed: the wire method that starts the message becomes
-    /// `timerctl VERB`, `"on" of timer.start` becomes `--on and --every of timerctl start` and
-    /// `"heartbeat" of timer.start` becomes `--heartbeat of timerctl start`
+    /// `timerctl VERB`, and `"on" of timer.start` becomes `--on and --every of timerctl start`
     /// (`timer.runs is not available in shared mode …` →
     /// `timerctl logs is not available in shared mode …`). Any other error is unchanged.
     ///
@@ -52,8 +51,7 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
             message = "timerctl \(verb.rawValue)" + message.dropFirst(method.count)
         }
         error.message = String(message).replacing(
-            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)"
-        ).replacing("(\"heartbeat\" of timer.start)", with: "(--heartbeat of timerctl start)")
+            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)")
         return .failed(error)
     }
 

@@ -70,8 +70,12 @@ extension TimerService {
     }
 
     /// `heartbeat` of `timer.start`: `true` asks for a heartbeat timer (absent, `null` or `false`:
-    /// an ordinary one).
-    static func isHeartbeat(_ params: JSONMembers) throws -> Bool {
+    /// an ordinary one). timerd's shared mode reads it by the same rule.
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: whether a heartbeat timer is asked for.
+    /// - Throws: `RPCError` `-32602` when it is not a boolean.
+    package static func isHeartbeat(_ params: JSONMembers) throws -> Bool {
         switch params["heartbeat"] {
         case .none, .some(.null), .some(.bool(false)): return false
         case .some(.bool(true)): return true
@@ -82,8 +86,10 @@ extension TimerService {
     /// The one duration of a heartbeat timer's `timer.start`: `durations` with exactly one entry,
     /// and none of `at`, `on`, `every` (a heartbeat re-arms a duration, which those do not have).
     ///
+    /// - Parameter params: the request's params.
+    /// - Returns: the duration in seconds.
     /// - Throws: `CountdownError.invalidHeartbeat(_:)` for another form; the errors of `durations`.
-    static func heartbeatDuration(_ params: JSONMembers) throws -> Double {
+    package static func heartbeatDuration(_ params: JSONMembers) throws -> Double {
         for key in ["at", "on", "every", "from"] where params[key] != nil && params[key] != .null {
             throw CountdownError.invalidHeartbeat("\"\(key)\"")
         }

@@ -50,20 +50,6 @@ struct HeartbeatEndToEndTests {
         let alerts = harness.directory + "/alerts.txt"
         let action = "echo \"$TIMER_NAME $TIMER_EVENT\" >> '\(alerts)'"
         let started = harness.ctl(["start", "3s", "--heartbeat", "--name", "svc", "--exec", action])
-        if backend == .shared {
-            // Shared mode refuses heartbeat timers and beats as it refuses timer.runs (SharedHost+Requests.swift).
-            #expect(started.status == 1)
-            #expect(
-                started.stderr
-                    == "Error: heartbeat timers (--heartbeat of timerctl start) are not available in shared mode "
-                    + "(timerd --shared); shared mode starts countdowns, groups, sequences and \"at\" timers\n")
-            let beat = harness.ctl(["beat", "svc"])
-            #expect(beat.status == 1)
-            #expect(
-                beat.stderr.hasPrefix("Error: timerctl beat is not available in shared mode (timerd --shared); "),
-                "\(beat)")
-            return
-        }
         #expect(started.status == 0 && started.stdout == "started 1 \"svc\": heartbeat 3s\n", "\(started)")
         for second in 1...5 {
             usleep(1_000_000)
@@ -86,6 +72,58 @@ struct HeartbeatEndToEndTests {
         #expect(
             late.stderr
                 == "Error: cannot beat timer 1 (\"svc\"): it has finished; only a running or paused heartbeat timer "
+                + "takes a beat; once it has ended, its alert has run: 'timerctl restart' watches again\n")
+    }
+
+    @Test(
+        "beat on both backends: ordinary refused, paused resumed with a beat event, restart counts afresh, stopped refused",
+        arguments: TestBackend.available)
+    func beatRules(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        let subscriber = try RawClient(path: harness.socketPath)
+        let subscribed = try subscriber.request(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["beat"]}}"#)
+        #expect(subscribed["result"] != nil, "\(subscribed)")
+
+        #expect(harness.ctl(["start", "60s", "--name", "plain"]).status == 0)
+        let plain = harness.ctl(["beat", "plain"])
+        // CountdownError.notAHeartbeat's text, as timerctl prints a -32002.
+        #expect(plain.status == 1)
+        #expect(
+            plain.stderr
+                == "Error: cannot beat timer 1 (\"plain\"): it is not a heartbeat timer; beats re-arm timers started "
+                + "with 'timerctl start DURATION --heartbeat' (use extend or restart for other timers)\n")
+
+        let started = harness.ctl(["start", "60s", "--heartbeat", "--name", "hb"])
+        #expect(started.status == 0 && started.stdout == "started 2 \"hb\": heartbeat 1m\n", "\(started)")
+        #expect(harness.ctl(["pause", "hb"]).status == 0)
+        // A beat resumes a paused heartbeat timer with its whole 60 s (0:01:00 rounds the few
+        // milliseconds of the call up, as status does).
+        let beat = harness.ctl(["beat", "hb"])
+        #expect(beat.status == 0 && beat.stdout == "beat 2 \"hb\": 0:01:00 left (beat 1)\n", "\(beat)")
+        let line = try #require(subscriber.readLine(timeout: 10))
+        let params = try #require(try JSONObject.parse(line)["params"] as? [String: Any])
+        let eventTimer = try #require(params["timer"] as? [String: Any])
+        let eventBeats = try #require(eventTimer["heartbeat"] as? [String: Any])
+        #expect(params["event"] as? String == "beat" && eventTimer["id"] as? String == "2", "\(line)")
+        #expect(eventTimer["state"] as? String == "running" && eventBeats["beatCount"] as? Int == 1, "\(line)")
+        let live = try #require(try harness.ctlJSON(["status", "hb"], as: [Timer].self).first)
+        #expect(live.state == "running" && live.heartbeat?.beatCount == 1)
+        #expect(live.heartbeat?.lastBeatAt != nil && live.heartbeat?.lastBeatAt == eventBeats["lastBeatAt"] as? String)
+
+        // restart watches afresh: no beats, no last beat.
+        #expect(harness.ctl(["restart", "hb"]).status == 0)
+        let restarted = try #require(try harness.ctlJSON(["status", "hb"], as: [Timer].self).first)
+        #expect(restarted.state == "running" && restarted.heartbeat?.beatCount == 0)
+        #expect(restarted.heartbeat?.lastBeatAt == nil)
+
+        #expect(harness.ctl(["stop", "hb"]).status == 0)
+        let stopped = harness.ctl(["beat", "hb"])
+        #expect(stopped.status == 1)
+        #expect(
+            stopped.stderr
+                == "Error: cannot beat timer 2 (\"hb\"): it was stopped; only a running or paused heartbeat timer "
                 + "takes a beat; once it has ended, its alert has run: 'timerctl restart' watches again\n")
     }
 

@@ -330,17 +330,6 @@ struct RefusedMethodWordingTests {
                         .methodNotFound,
                         "recurring timers (--on and --every of timerctl start) are not available in shared mode (timerd --shared)"
                     )))
-        // SharedHost's refusal of a heartbeat start (Sources/TimerDaemon/SharedHost+Requests.swift).
-        let heartbeat = RPCError(
-            .methodNotFound,
-            #"heartbeat timers ("heartbeat" of timer.start) are not available in shared mode (timerd --shared)"#)
-        #expect(
-            ControlError.failed(heartbeat).namingCommand(.start)
-                == .failed(
-                    RPCError(
-                        .methodNotFound,
-                        "heartbeat timers (--heartbeat of timerctl start) are not available in shared mode (timerd --shared)"
-                    )))
         let other = ControlError.failed(RPCError(.invalidParams, "timer.extend needs \"by\""))
         #expect(other.namingCommand(.extend) == other)
         #expect(ControlError.failed(refusal).namingCommand(nil) == .failed(refusal))
