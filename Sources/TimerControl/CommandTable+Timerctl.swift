@@ -31,6 +31,7 @@ extension CommandTable {
             events,
             bar,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
+            command("beat", "re-arm a heartbeat timer to its whole duration from now", Discussion.beat),
             rename,
             command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),
             remove, watch,
@@ -282,6 +283,9 @@ extension CommandTable {
                 repetition: .rejected, help: "have timerd run CMD with /bin/sh -c when the timer finishes"),
             OptionSpec(["--notify"], help: "have timerd show a desktop notification (notify-send) when it finishes"),
             OptionSpec(
+                ["--heartbeat"],
+                help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
+            OptionSpec(
                 ["--on"],
                 .value(
                     ValueSpec(
@@ -313,6 +317,11 @@ extension CommandTable {
                     .option("--notify", isOptional: true),
                 ],
                 summary: "start a timer; several durations make a group"),
+            Usage(
+                [
+                    .text("DURATION"), .option("--heartbeat", isOptional: false), .option("--name", isOptional: true),
+                    .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                ], summary: "start a heartbeat timer, a dead-man switch ('beat')"),
             Usage(
                 [
                     .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
@@ -371,6 +380,10 @@ extension CommandTable {
             catch-up (--persistent, the default) or not at all (--skip-missed). status shows
             the next elapse; stop ends the series; pause and resume pause it (elapses missed
             while paused do not ring). See docs/calendar.md.
+            With --heartbeat the timer is a dead-man switch: a service runs timerctl beat NAME
+            more often than DURATION, each beat starts DURATION again from now, and the timer
+            finishes (running its --exec or --notify alert) only when no beat came for a whole
+            DURATION. status shows its beats. Takes one DURATION; not with --at, --on, --every.
             """)
 
     private static let wait = CommandSpec(
@@ -463,6 +476,14 @@ private enum Discussion {
         they were), under the same id and name: running, paused or ended. An ended timer
         comes back only if no live timer has taken its name. A timer started with --at
         restarts as a countdown of its whole duration. --json prints the timer.
+        """
+    static let beat = """
+        Re-arm a heartbeat timer (start DURATION --heartbeat): it runs its whole DURATION
+        again from now, whatever was left, and counts the beat; a paused one is resumed.
+        Meant to be run by the watched service, often (a cron job's last command, a
+        systemd ExecStartPost= or OnSuccess= unit). Unlike restart it keeps the start time
+        and the action's runs. A finished heartbeat timer has already run its alert: the
+        beat is refused (exit 1); restart it to watch again. --json prints the timer.
         """
     static let rename = """
         Give a timer a new name, live or ended; names are unique among your live timers.

@@ -338,9 +338,12 @@ struct StartParams: RequestParams, Sendable {
     var durations: [Double]
     var name: String?
     var action: ActionRequest?
+    /// `--heartbeat`: `"heartbeat":true`, sent only when set.
+    var isHeartbeat = false
     var jsonMembers: [String] {
         [#""durations":["# + durations.map(RequestJSON.number).joined(separator: ",") + "]"]
             + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? []) + (action.map { [$0.jsonMember] } ?? [])
+            + (isHeartbeat ? [#""heartbeat":true"#] : [])
     }
 }
 

@@ -75,7 +75,7 @@ enum EventLine {
     /// double quotes. Kinds this timerctl does not know show their own members as `key=JSON`.
     ///
     /// `started 25m + 5m, ends …` · `restarted 25m, ends …` · `step 2 of 2, 0:00:30 left` ·
-    /// `paused`/`resumed`/`stopped 0:00:30 left` · `extended +5m, 0:35:00 left` ·
+    /// `paused`/`resumed`/`stopped 0:00:30 left` · `beat #3, ends …` · `extended +5m, 0:35:00 left` ·
     /// `finished after 25m` · `missed ended … while timerd was down` · `action exec exited status 0
     /// (finished)` · `renamed from "focus"` · `removed finished` · `elapsed #1, next …`.
     private static func detail(of event: TimerEventNotification, localTime: (Date) -> String) -> String {
@@ -94,6 +94,9 @@ enum EventLine {
             let durations = parts.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " + ")
             return [durations, instant(timer.endsAt).map { "ends " + $0 }].compactMap(\.self).joined(separator: ", ")
         case "paused", "resumed", "stopped": return left
+        case "beat":
+            let count = timer.heartbeat.map { "#\($0.beatCount), " } ?? ""
+            return count + ([instant(timer.endsAt).map { "ends " + $0 }, left].compactMap(\.self).first ?? left)
         case "step":
             let count = timer.children?.count ?? 1
             return number("child").flatMap { Int(exactly: $0) }.map { "step \($0 + 1) of \(count), \(left)" } ?? left

@@ -184,7 +184,8 @@ public enum ControlCommand {
                     output.out(deadline.confirmation(for: timer))
                 }
             } else {
-                let params = StartParams(durations: durations, name: options.name, action: action)
+                let params = StartParams(
+                    durations: durations, name: options.name, action: action, isHeartbeat: options.heartbeat)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }
@@ -250,7 +251,7 @@ public enum ControlCommand {
                 let result = try client.call(.daemonStats, NoParams(), as: StatsResult.self)
                 output.out(options.json ? try json(result) : Self.statsText(result))
             }
-        case .extend, .restart, .rename, .skip, .remove:
+        case .extend, .restart, .rename, .skip, .beat, .remove:
             if let edit { try edit.run(on: client, options: options, output: &output) }
         case .watch:
             return try Watch.run(client, output: &output)

@@ -90,6 +90,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case extend
     /// Start a timer again with the same durations, under the same id.
     case restart
+    /// Re-arm a heartbeat timer to its whole duration from now (a service's check-in).
+    case beat
     /// Give a timer a new name.
     case rename
     /// End the current step of a group and start the next (alias `next`).

@@ -23,6 +23,8 @@ public struct ControlOptions: Sendable, Equatable {
     public var exec: String?
     /// `--notify` for `start`: a desktop notification when the timer finishes.
     public var notify = false
+    /// `--heartbeat` for `start DURATION`: a heartbeat timer, which `beat` re-arms (a dead-man switch).
+    public var heartbeat = false
     /// `--on EXPR` for `start`: a recurring timer on a systemd.time(7) calendar expression.
     public var on: String?
     /// `--every DURATION` for `start`: a recurring timer with a period on the boot-time clock.
@@ -124,6 +126,7 @@ public struct ControlOptions: Sendable, Equatable {
             }
             exec = value
         case "--notify": notify = true
+        case "--heartbeat": heartbeat = true
         case "--on": on = value
         case "--every": every = value
         case "--from": from = value
@@ -168,6 +171,7 @@ public struct ControlOptions: Sendable, Equatable {
         if options.pick && verb != .start { throw .usage(onlyFor("--pick"), verb: verb) }
         if options.exec != nil && verb != .start { throw .usage(onlyFor("--exec"), verb: verb) }
         if options.notify && verb != .start { throw .usage(onlyFor("--notify"), verb: verb) }
+        if options.heartbeat && verb != .start { throw .usage(onlyFor("--heartbeat"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
         for (given, name) in [
@@ -223,6 +227,11 @@ public struct ControlOptions: Sendable, Equatable {
             }
             if options.persistent && options.skipMissed {
                 throw .usage("'start' takes --persistent or --skip-missed, not both", verb: verb)
+            }
+            if options.heartbeat && options.arguments.count != 1 {
+                throw .usage(
+                    "option '--heartbeat' goes with 'start DURATION' (one duration: the longest silence between beats)",
+                    verb: verb)
             }
             return
         }

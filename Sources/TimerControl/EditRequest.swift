@@ -2,7 +2,7 @@ import TimerModel
 import TimerProtocol
 
 /// One of the verbs that edit a timer after it started (`extend`, `restart`, `rename`, `skip`,
-/// `rm`), checked locally before any daemon is asked, then sent and reported.
+/// `beat`, `rm`), checked locally before any daemon is asked, then sent and reported.
 struct EditRequest {
     /// The verb.
     var verb: Verb
@@ -17,7 +17,7 @@ struct EditRequest {
     ///
     /// - Throws: ``ControlError/usage(_:verb:)`` for a bad reference, duration or name.
     init?(_ verb: Verb, _ options: ControlOptions) throws(ControlError) {
-        guard [.extend, .restart, .rename, .skip, .remove].contains(verb) else { return nil }
+        guard [.extend, .restart, .rename, .skip, .beat, .remove].contains(verb) else { return nil }
         self.verb = verb
         timer = options.arguments.first
         do throws(CountdownError) {
@@ -49,6 +49,8 @@ struct EditRequest {
             timer = try client.call(.timerRestart, TimerParams(timer: target), as: TimerInfo.self)
         case .skip:
             timer = try client.call(.timerSkip, TimerParams(timer: target), as: TimerInfo.self)
+        case .beat:
+            timer = try client.call(.timerBeat, TimerParams(timer: target), as: TimerInfo.self)
         default:
             let removed = try client.call(.timerRemove, RemoveParams(timer: self.timer), as: [TimerInfo].self)
             if options.json {

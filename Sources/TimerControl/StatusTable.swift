@@ -33,7 +33,8 @@ enum StatusTable {
             var row = [
                 timer.id, timer.name ?? "-", timer.state.rawValue,
                 DurationFormatter.countdown(seconds: timer.remaining),
-                timer.recurrence.map { recurrenceText($0, now: now, clock: clock) } ?? progressText(timer),
+                timer.recurrence.map { recurrenceText($0, now: now, clock: clock) }
+                    ?? timer.heartbeat.map { heartbeatText($0, now: now, clock: clock) } ?? progressText(timer),
             ]
             if showsEnd { row.insert(timer.recurrence == nil ? endText(timer, now: now, clock: clock) : "-", at: 4) }
             if showsNext { row.insert(nextText(timer, now: now, clock: clock), at: 4) }
@@ -69,6 +70,17 @@ enum StatusTable {
             if let result = recurrence.lastResult { text += " " + result }
         }
         if recurrence.lastMissed > 0 { text += ", caught up \(recurrence.lastMissed)" }
+        return text
+    }
+
+    /// A heartbeat timer's beats, where other timers have their progress bar: `heartbeat, 3 beats,
+    /// last 10:00:00`; `heartbeat, no beat yet` before the first.
+    static func heartbeatText(_ heartbeat: HeartbeatInfo, now: Date, clock: LocalClock) -> String {
+        guard heartbeat.beatCount > 0 else { return "heartbeat, no beat yet" }
+        var text = "heartbeat, \(heartbeat.beatCount) \(heartbeat.beatCount == 1 ? "beat" : "beats")"
+        if let last = heartbeat.lastBeatAt.flatMap({ ISO8601.displayDate(from: $0) }) {
+            text += ", last " + clock.endText(last, now: now)
+        }
         return text
     }
 
@@ -136,7 +148,7 @@ enum StatusTable {
         case .start:
             let steps = timer.children.map { $0.map { DurationFormatter.compact(seconds: $0.duration) } }
             let what = steps?.joined(separator: " + ") ?? DurationFormatter.compact(seconds: timer.duration)
-            return "started \(label): \(what)\n"
+            return "started \(label): \(timer.heartbeat == nil ? "" : "heartbeat ")\(what)\n"
         case .stop:
             return "stopped \(label) with \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .pause:
@@ -147,6 +159,9 @@ enum StatusTable {
             return timer.state == .finished ? "\(label) finished\n" : "\(label) was stopped\n"
         case .restart:
             return "restarted \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
+        case .beat:
+            let count = timer.heartbeat.map { " (beat \($0.beatCount))" } ?? ""
+            return "beat \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\(count)\n"
         case .rename:
             return "renamed \(timer.id) to \"\(timer.name ?? "")\"\n"
         case .extend, .skip:

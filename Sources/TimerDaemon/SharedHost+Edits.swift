@@ -4,7 +4,8 @@ import TimerPostgres
 import TimerProtocol
 import TimerService
 
-/// The edits of shared mode (`timer.extend`, `timer.restart`, `timer.rename`, `timer.skip`): the
+/// The edits of shared mode (`timer.extend`, `timer.restart`, `timer.rename`, `timer.skip`,
+/// `timer.beat`): the
 /// parameters, rules, errors, replies and log lines of the one-host daemon (`TimerService+Edits`,
 /// `TimerEngine+Edits`), each edit one transaction of ``PostgresTimerQueue`` under the requester's
 /// uid.
@@ -62,6 +63,11 @@ extension SharedHost {
             var renamed = timer
             renamed.name = newName
             outcome.event = "renamed timer \(Self.label(renamed))"
+        case .timerBeat:
+            reference = try TimerService.editReference(params, method)
+            timer = try find(reference, owner: owner)
+            edited = try withQueue { queue throws(PostgresError) in try queue.beat(id: timer.id, owner: owner) }
+            outcome.event = "beat timer \(Self.label(timer))"
         default:
             reference = try TimerService.editReference(params, method)
             timer = try find(reference, owner: owner)
@@ -125,7 +131,7 @@ extension SharedHost {
         case .wrongState(let state):
             return .invalidTransition(
                 timer: label, state: TimerState(rawValue: state) ?? .stopped,
-                operation: method == .timerSkip ? .skip : .extend)
+                operation: method == .timerSkip ? .skip : method == .timerBeat ? .beat : .extend)
         case .notAGroup:
             return .notAGroup(timer: label)
         case .nameInUse(let holder):
@@ -134,6 +140,10 @@ extension SharedHost {
             return .quotaExceeded(limit: quota ?? 0)
         case .tooLong(let total, let isGroup):
             return isGroup ? .groupTooLong(total) : .durationOutOfRange(DurationFormatter.compact(seconds: total))
+        case .notAHeartbeat:
+            return .notAHeartbeat(timer: label)
+        case .beatTooLate(let end):
+            return .beatTooLate(timer: label, end: end)
         }
     }
 }

@@ -39,6 +39,7 @@ extension SharedHost {
     static let servedMethods: Set<RPCMethod> = [
         .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
         .timerUnsubscribe, .timerRemove, .daemonStats, .timerExtend, .timerRestart, .timerRename, .timerSkip,
+        .timerBeat,
     ]
 
     /// Handles a request line if it is one shared mode serves (or refuses).
@@ -92,7 +93,7 @@ extension SharedHost {
         guard let error = error as? PostgresError else { return error }
         let changes: Set<RPCMethod> = [
             .timerStart, .timerStop, .timerPause, .timerResume, .timerRemove, .timerExtend, .timerRestart, .timerRename,
-            .timerSkip,
+            .timerSkip, .timerBeat,
         ]
         return RPCError(
             .internalError,
@@ -205,7 +206,7 @@ extension SharedHost {
             return Array(#"{"unsubscribed":true}"#.utf8)
         case .daemonStats:
             return try stats(context: context)
-        case .timerExtend, .timerRestart, .timerRename, .timerSkip:
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerBeat:
             return try edit(method, params: params, context: context, outcome: &outcome)
         default:
             return nil
@@ -217,6 +218,11 @@ extension SharedHost {
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
+        // A heartbeat timer: one duration and none of at/on/every/from, read by the one-host rules
+        // (so a recurring heartbeat is the one-host -32602, not the refusal of recurrence below).
+        let heartbeatSeconds: Double? =
+            try TimerService.isHeartbeat(JSONMembers(params))
+            ? try TimerService.heartbeatDuration(JSONMembers(params)) : nil
         // Recurring timers live in the one-host engine; the shared schema has no recurrence yet.
         for key in ["on", "every", "from", "skipMissed", "randomizedDelay"] where params[key] != nil {
             throw RPCError(
@@ -225,7 +231,8 @@ extension SharedHost {
                     + "shared mode starts countdowns, groups, sequences and \"at\" timers")
         }
         try TimerService.allowOnly(
-            ["action", "at", "durations", "minuteInterval", "name", "timeZone"], in: params, method: .timerStart)
+            ["action", "at", "durations", "heartbeat", "minuteInterval", "name", "timeZone"], in: params,
+            method: .timerStart)
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil
@@ -235,7 +242,9 @@ extension SharedHost {
         var dueAt: Double?
         var resolution: LocalTimeResolution?
         var durations: [Double]
-        if let (date, resolved) = try absoluteDeadline(params) {
+        if let heartbeatSeconds {
+            durations = [heartbeatSeconds]
+        } else if let (date, resolved) = try absoluteDeadline(params) {
             // `at`: the deadline is the instant asked for; its length is measured on the database
             // clock, which also decided "now" for a local time.
             let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
@@ -274,7 +283,8 @@ extension SharedHost {
         do {
             row = try withQueue { queue throws(PostgresError) in
                 let id = try queue.start(
-                    owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt)
+                    owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt,
+                    heartbeat: heartbeatSeconds != nil)
                 guard let row = try queue.timer(id: id, owner: context.uid) else {
                     throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
                 }
@@ -292,7 +302,7 @@ extension SharedHost {
         changedThisTurn = true
         figures.timerCounts.started += 1
         outcome.event =
-            "started timer \(Self.label(row)), "
+            (heartbeatSeconds != nil ? "started heartbeat timer " : "started timer ") + "\(Self.label(row)), "
             + (dueAt != nil
                 ? "ends at \(row.endsAt ?? "?")"
                 : durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " "))

@@ -69,7 +69,7 @@ extension SharedHost {
                     remaining: child.remaining, elapsed: child.elapsed, progress: tree.children[index].node.snapshot)
             }
         }
-        return TimerInfo(
+        var info = TimerInfo(
             // The engine's duration is the sum of the steps' seconds, added in order (so 0.3 × 3
             // is 0.8999999999999999 there, and here too).
             id: String(row.id), name: row.name, state: state,
@@ -78,6 +78,8 @@ extension SharedHost {
             progress: progress, createdAt: row.createdAt, startedAt: row.startedAt, endedAt: row.endedAt,
             endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
             children: children)
+        if row.isHeartbeat { info.heartbeat = HeartbeatInfo(beatCount: Int(row.beatCount), lastBeatAt: row.lastBeatAt) }
+        return info
     }
 
     /// One timer's JSON.

@@ -37,6 +37,14 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `extend`, `skip` or `restart` was asked of a recurring timer, whose times come from its rule;
     /// carries the timer's label and the operation's name.
     case notForRecurring(timer: String, operation: String)
+    /// `beat` was asked of a timer started without `--heartbeat`; carries the timer's label.
+    case notAHeartbeat(timer: String)
+    /// A beat came at or after a running heartbeat timer's deadline, before timerd finished it: too
+    /// late, its alert is due; carries the timer's label and its end (ISO 8601).
+    case beatTooLate(timer: String, end: String)
+    /// A heartbeat timer could not be created as asked (a group, an end time, a recurrence); carries
+    /// what was asked.
+    case invalidHeartbeat(String)
 
     /// What went wrong and what is allowed, for a person.
     public var description: String {
@@ -81,6 +89,16 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "cannot \(operation) \(timer): it is a recurring timer, whose elapses come from its rule; stop it and "
                 + "start a new one, or pause and resume it"
+        case .notAHeartbeat(let timer):
+            return
+                "cannot beat \(timer): it is not a heartbeat timer; beats re-arm timers started with "
+                + "'timerctl start DURATION --heartbeat' (use extend or restart for other timers)"
+        case .beatTooLate(let timer, let end):
+            return
+                "cannot beat \(timer): the beat came after its end (\(end)); it finishes now and its alert runs: "
+                + "'timerctl restart' watches again"
+        case .invalidHeartbeat(let what):
+            return "a heartbeat timer takes exactly one DURATION, the longest silence between beats; got \(what)"
         }
     }
 }
@@ -99,6 +117,8 @@ public enum TimerOperation: String, Sendable, Codable, Hashable {
     case skip
     /// Remove an ended timer from the history.
     case remove
+    /// Re-arm a running or paused heartbeat timer to its whole duration.
+    case beat
 
     var allowedStates: String {
         switch self {
@@ -108,6 +128,10 @@ public enum TimerOperation: String, Sendable, Codable, Hashable {
         case .extend: return "only running or paused timers can be extended (restart an ended one)"
         case .skip: return "only a running or paused group can skip to its next step"
         case .remove: return "only ended (finished or stopped) timers can be removed; stop it first"
+        case .beat:
+            return
+                "only a running or paused heartbeat timer takes a beat; once it has ended, its alert has run: "
+                + "'timerctl restart' watches again"
         }
     }
 }

@@ -37,6 +37,7 @@ enum JSONKnownText {
             if matches(bytes, "timer.wait") { return "timer.wait" }
             if matches(bytes, "timer.skip") { return "timer.skip" }
             if matches(bytes, "timer.runs") { return "timer.runs" }
+            if matches(bytes, "timer.beat") { return "timer.beat" }
             return nil
         case 11:
             if matches(bytes, "timer.start") { return "timer.start" }

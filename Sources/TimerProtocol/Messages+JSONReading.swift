@@ -213,6 +213,9 @@ extension TimerInfo: JSONReadable {
         recurrence = try object.optional("recurrence").map { value throws(JSONShapeError) in
             try RecurrenceInfo(json: value)
         }
+        heartbeat = try object.optional("heartbeat").map { value throws(JSONShapeError) in
+            try HeartbeatInfo(json: value)
+        }
     }
 }
 

@@ -132,12 +132,13 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         let code: RPCErrorCode
         switch error {
         case .timerNotFound: code = .timerNotFound
-        case .invalidTransition, .notAGroup, .notForRecurring: code = .invalidTransition
+        case .invalidTransition, .notAGroup, .notForRecurring, .notAHeartbeat, .beatTooLate:
+            code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded
         case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,
             .invalidName,
-            .deadlineOutOfRange, .invalidRecurrence:
+            .deadlineOutOfRange, .invalidRecurrence, .invalidHeartbeat:
             code = .invalidParams
         }
         self.init(code, error.description)
@@ -182,6 +183,9 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     case timerExtend = "timer.extend"
     /// `{"timer": …}` → the timer started again with the same durations, same id.
     case timerRestart = "timer.restart"
+    /// `{"timer": …}` → the heartbeat timer re-armed to its whole duration from now (a paused one
+    /// resumed), its beat counted.
+    case timerBeat = "timer.beat"
     /// `{"timer": …, "name": "new"}` → the renamed timer.
     case timerRename = "timer.rename"
     /// `{"timer": …}` → the group after its current step was ended and the next began.
@@ -214,6 +218,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
             case "timer.wait": method = .timerWait
             case "timer.skip": method = .timerSkip
             case "timer.runs": method = .timerRuns
+            case "timer.beat": method = .timerBeat
             default: method = nil
             }
         case 11:

@@ -10,7 +10,7 @@ extension TimerInfo {
         // Each key is written with its quotes and colon (and the comma before it) in one `raw`
         // append: four appends per key with `key(_:)` were 7 % of a pipelined start in callgrind
         // Keys in sorted order: children, createdAt, currentChild, duration, elapsed,
-        // endedAt, endsAt, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state.
+        // endedAt, endsAt, heartbeat, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state.
         writer.bytes.append(UInt8(ascii: "{"))
         if let children {
             writer.raw(#""children":"#)
@@ -34,6 +34,11 @@ extension TimerInfo {
         writer.raw(",")
         if let endedAt { field(#""endedAt":"#, endedAt, &writer) }
         if let endsAt { field(#""endsAt":"#, endsAt, &writer) }
+        if let heartbeat {
+            writer.raw(#""heartbeat":"#)
+            heartbeat.write(to: &writer)
+            writer.bytes.append(UInt8(ascii: ","))
+        }
         field(#""id":"#, id, &writer)
         if let missed {
             writer.raw(#""missed":"#)

@@ -6,7 +6,7 @@ import TimerModel
 /// duration, run one after another; its own figures are the aggregate. The JSON keys are the
 /// property names; `name` is always present (`null` when unnamed); `children` and
 /// `currentChild` appear only for groups, `endsAt` only while running, `endedAt` only once the timer ended,
-/// `missed` only when true.
+/// `missed` only when true, `heartbeat` only for heartbeat timers.
 public struct TimerInfo: Sendable, Codable, Hashable {
     /// The id: decimal digits for a timer (`"3"`), `"3.1"` … for a group's children (1-based).
     public var id: String
@@ -41,6 +41,8 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     /// For a recurring timer (`--on`, `--every`): its rule and series; absent for one-shot timers.
     /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
     public var recurrence: RecurrenceInfo?
+    /// For a heartbeat timer (`--heartbeat`): its beats; absent for any other timer.
+    public var heartbeat: HeartbeatInfo?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -66,7 +68,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children, resolvedAt, recurrence
+        case currentChild, children, resolvedAt, recurrence, heartbeat
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -88,6 +90,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(children, forKey: .children)
         try container.encodeIfPresent(resolvedAt, forKey: .resolvedAt)
         try container.encodeIfPresent(recurrence, forKey: .recurrence)
+        try container.encodeIfPresent(heartbeat, forKey: .heartbeat)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -3,9 +3,9 @@ import TimerModel
 import TimerProtocol
 
 /// The methods that edit a timer after it started (`timer.extend`, `timer.restart`, `timer.rename`,
-/// `timer.skip`) and `timer.remove` (docs/protocol.md). Each changes the state, so its reply waits
-/// for the commit like `timer.start`'s, and each is per-user like every method: another user's timer
-/// is reported as missing.
+/// `timer.skip`, `timer.beat`) and `timer.remove` (docs/protocol.md). Each changes the state, so its
+/// reply waits for the commit like `timer.start`'s, and each is per-user like every method: another
+/// user's timer is reported as missing.
 extension TimerService {
     mutating func runEdit(_ method: RPCMethod, params: JSONMembers, context: RequestContext) throws
         -> RunResult
@@ -28,6 +28,9 @@ extension TimerService {
             let name = try Self.newName(params["name"])
             let snapshot = try engine.rename(reference, to: name, requester: context.requester)
             return .result(try json(snapshot), changed: true, event: "renamed timer \(snapshot.label)")
+        case .timerBeat:
+            let snapshot = try engine.beat(try Self.editReference(params, method), requester: context.requester)
+            return .result(try json(snapshot), changed: true, event: "beat timer \(snapshot.label)")
         case .timerSkip:
             let snapshot = try engine.skip(try Self.editReference(params, method), requester: context.requester)
             return .result(try json(snapshot), changed: true, event: "skipped a step of timer \(snapshot.label)")
@@ -64,6 +67,35 @@ extension TimerService {
     {
         try allowOnly(extra + ["timer"], in: params, method: method)
         return try timerReference(params.filter { $0.key == "timer" }, method)
+    }
+
+    /// `heartbeat` of `timer.start`: `true` asks for a heartbeat timer (absent, `null` or `false`:
+    /// an ordinary one). timerd's shared mode reads it by the same rule.
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: whether a heartbeat timer is asked for.
+    /// - Throws: `RPCError` `-32602` when it is not a boolean.
+    package static func isHeartbeat(_ params: JSONMembers) throws -> Bool {
+        switch params["heartbeat"] {
+        case .none, .some(.null), .some(.bool(false)): return false
+        case .some(.bool(true)): return true
+        case .some(let other): throw typeError("heartbeat", "a boolean", other, .timerStart)
+        }
+    }
+
+    /// The one duration of a heartbeat timer's `timer.start`: `durations` with exactly one entry,
+    /// and none of `at`, `on`, `every` (a heartbeat re-arms a duration, which those do not have).
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: the duration in seconds.
+    /// - Throws: `CountdownError.invalidHeartbeat(_:)` for another form; the errors of `durations`.
+    package static func heartbeatDuration(_ params: JSONMembers) throws -> Double {
+        for key in ["at", "on", "every", "from"] where params[key] != nil && params[key] != .null {
+            throw CountdownError.invalidHeartbeat("\"\(key)\"")
+        }
+        let durations = try Self.durations(params["durations"])
+        guard durations.count == 1 else { throw CountdownError.invalidHeartbeat("\(durations.count) durations") }
+        return durations[0]
     }
 
     /// `timer` of an edit method that also takes the keys in `extra`, read from a params object as

@@ -71,7 +71,7 @@ extension TimerService {
             var writer = JSONBytesWriter(capacity: 8)
             writer.integer(Int64(missed))
             return [("missed", writer.bytes)]
-        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed:
+        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed, .beat:
             return []
         }
     }

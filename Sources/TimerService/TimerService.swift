@@ -328,8 +328,8 @@ public struct TimerService: Sendable {
         case .timerStart:
             try Self.allowOnly(
                 [
-                    "action", "at", "durations", "every", "from", "minuteInterval", "name", "on", "randomizedDelay",
-                    "skipMissed", "timeZone",
+                    "action", "at", "durations", "every", "from", "heartbeat", "minuteInterval", "name", "on",
+                    "randomizedDelay", "skipMissed", "timeZone",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -340,6 +340,15 @@ public struct TimerService: Sendable {
             let quota = context.seesAll ? nil : quota
             let action = try self.action(params["action"], context: context)
             let actionText = action.map { "; " + actionNote($0) } ?? ""
+            if try Self.isHeartbeat(params) {
+                let seconds = try Self.heartbeatDuration(params)
+                let snapshot = try engine.start(
+                    heartbeat: seconds, name: name, owner: context.uid, quota: quota, action: action)
+                let event =
+                    "started heartbeat timer \(snapshot.label), \(DurationFormatter.compact(seconds: seconds))"
+                    + actionText
+                return .line(try startReply(id, snapshot), changed: true, event: event)
+            }
             if let request = try recurrenceRequest(params) {
                 let snapshot = try engine.start(
                     recurring: request, name: name, owner: context.uid, quota: quota, action: action)
@@ -416,7 +425,7 @@ public struct TimerService: Sendable {
         case .daemonMetrics:
             try Self.allowOnly([], in: params, method: method)
             return .metrics
-        case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove:
+        case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove, .timerBeat:
             return try runEdit(method, params: params, context: context)
         case .daemonStats:
             try Self.allowOnly([], in: params, method: method)

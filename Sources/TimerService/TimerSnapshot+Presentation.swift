@@ -31,6 +31,11 @@ extension TimerInfo {
                         duration: child.duration, remaining: child.remaining, elapsed: child.elapsed,
                         progress: child.progress)
                 } : nil)
+        if let heartbeat = snapshot.heartbeat {
+            self.heartbeat = HeartbeatInfo(
+                beatCount: Int(clamping: heartbeat.beatCount),
+                lastBeatAt: heartbeat.lastBeatAt.map { timestamps.string(from: $0) })
+        }
         if let series = snapshot.recurrence {
             let recurrence = series.recurrence
             var expression: String?

@@ -51,6 +51,7 @@ private func perform(_ operation: TimerOperation, _ reference: TimerReference, o
     case .extend: _ = try engine.extend(reference, bySeconds: 60)
     case .skip: _ = try engine.skip(reference)
     case .remove: _ = try engine.remove(reference)
+    case .beat: _ = try engine.beat(reference)
     }
 }
 

@@ -82,8 +82,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait", "logs",
-                "events", "bar", "extend", "restart",
+                "start", "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait",
+                "logs", "events", "bar", "extend", "restart", "beat",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
             ])
@@ -116,7 +116,7 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--bell", "--message", "--iterations",
+                "--calendar", "--exec", "--notify", "--heartbeat", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
                 "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
                 "--prometheus",

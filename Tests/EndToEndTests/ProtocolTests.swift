@@ -35,7 +35,8 @@ struct ProtocolTests {
         #expect(
             error(unknown).message
                 == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
-                + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.rename, timer.skip, timer.remove, timer.runs, daemon.metrics"
+                + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
+                + ", timer.remove, timer.runs, daemon.metrics"
         )
         #expect(unknown["id"] as? Int == 2)
 

@@ -300,9 +300,9 @@ struct SharedHostsEndToEndTests {
         #expect(
             logs.stderr
                 == "Error: timerctl logs is not available in shared mode (timerd --shared); shared mode serves "
-                + "daemon.stats, timer.extend, timer.list, timer.pause, timer.remove, timer.rename, timer.restart, "
-                + "timer.resume, timer.skip, timer.start, timer.status, timer.stop, timer.subscribe, timer.unsubscribe, "
-                + "timer.wait, daemon.ping, daemon.reload, daemon.metrics\n", "\(logs)")
+                + "daemon.stats, timer.beat, timer.extend, timer.list, timer.pause, timer.remove, timer.rename, "
+                + "timer.restart, timer.resume, timer.skip, timer.start, timer.status, timer.stop, timer.subscribe, "
+                + "timer.unsubscribe, timer.wait, daemon.ping, daemon.reload, daemon.metrics\n", "\(logs)")
         // A name taken on another host gets the one-host daemon's error (it was the raw constraint
         // error `timerd_timers_live_name … SQLSTATE 23505`), with the holder's id.
         let first = a.ctl(["start", "30s", "--name", "dup", "--json"])

@@ -67,6 +67,7 @@ struct CommandTableTests {
         #expect(
             HelpText.usageLine(.start)
                 == "timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]\n"
+                + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
                 + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
                 + "\n       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed]"

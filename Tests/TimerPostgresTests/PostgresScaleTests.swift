@@ -120,7 +120,7 @@ struct PostgresScaleTests {
             timeouts: PostgresSessionTimeouts(
                 lockMilliseconds: 100, statementMilliseconds: 30_000, idleInTransactionMilliseconds: 3_000))
         let began = Date()
-        #expect(try PostgresSchema.migrate(connection) == [1, 2, 3, 4, 5])
+        #expect(try PostgresSchema.migrate(connection) == [1, 2, 3, 4, 5, 6])
         #expect(Date().timeIntervalSince(began) >= 0.5)
         // The session's own timeout is back after the migration's transaction.
         #expect(try connection.query("SELECT current_setting('lock_timeout')").value(0, 0) == "100ms")
@@ -222,7 +222,7 @@ struct PostgresScaleTests {
         let plans = [
             "claim": try plan(PostgresTimerQueue.claimSQL, ["a", "5", "500"]),
             "next": try plan(PostgresTimerQueue.nextDueSQL, []),
-            "start": try plan(PostgresTimerQueue.startSQL, ["7", nil, "{60000000000}", "a", nil, nil]),
+            "start": try plan(PostgresTimerQueue.startSQL, ["7", nil, "{60000000000}", "a", nil, nil, "f"]),
             "name": try plan(PostgresTimerQueue.namedTimerSQL, ["n12345", "7"]),
         ]
         for (what, text) in plans.sorted(by: { $0.key < $1.key }) {
@@ -291,7 +291,7 @@ struct PostgresScaleTests {
                     claim, next, quota))
             // What each reads (EXPLAIN (ANALYZE, BUFFERS), the top node's buffers) and its plan's nodes.
             for (what, sql, parameters) in [
-                ("start", PostgresTimerQueue.startSQL, ["8", nil, "{7200000000000}", "a", nil, nil]),
+                ("start", PostgresTimerQueue.startSQL, ["8", nil, "{7200000000000}", "a", nil, nil, "f"]),
                 ("status by name", PostgresTimerQueue.namedTimerSQL, ["n\(size / 2)", "7"]),
                 ("idle claim", PostgresTimerQueue.claimSQL, ["a", "5", "500"]),
                 ("next deadline", PostgresTimerQueue.nextDueSQL, []),

@@ -171,6 +171,58 @@ struct PostgresTimerQueueEditTests {
         #expect(try events(host, id) == ["started:1:a", "stopped:2:a", "restarted:3:a", "restarted:4:a"])
     }
 
+    @Test(
+        "Beat: a heartbeat timer re-armed from now (a paused one resumed), counted, fence on; refusals as on one host")
+    func beatRules() throws {
+        let schema = try freshSchema()
+        let host = try queue(schema.connectionString, host: "a")
+        let plain = try host.start(owner: 7, name: "plain", segmentsNanoseconds: [60_000_000_000])
+        #expect(try host.beat(id: plain, owner: 7) == .refused(.notAHeartbeat))
+        let id = try host.start(owner: 7, name: "hb", segmentsNanoseconds: [60_000_000_000], heartbeat: true)
+        // A claim left on the row (as a host holding it would) is cleared by the beat.
+        try host.connection.query(
+            "UPDATE timerd_timers SET claimed_by = 'b', claim_until = now() + interval '30 s' WHERE id = $1",
+            [String(id)])
+        // Fences: start 1, beat 2.
+        #expect(try host.beat(id: id, owner: 7) == .applied(.init(fence: 2)))
+        #expect(
+            try column(host, id, "beat_count || ' ' || state || ' ' || coalesce(claimed_by, '-') || ' ' || fence")
+                == "1 running - 2")
+        let beaten = try #require(try host.timer(id: id, owner: 7))
+        #expect(beaten.isHeartbeat && beaten.beatCount == 1)
+        #expect(
+            beaten.lastBeatAt
+                == (try column(host, id, #"to_char(last_beat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#))
+        )
+        // The whole 60 s from the beat, less the moments since (at most 5 s on a loaded machine).
+        #expect(beaten.stepRemainingNanoseconds > 55_000_000_000 && beaten.stepRemainingNanoseconds <= 60_000_000_000)
+        // Another owner sees no such timer.
+        #expect(try host.beat(id: id, owner: 8) == .refused(.notFound))
+        // Paused (fence 3): the beat resumes it with its whole duration (fence 4).
+        #expect(try host.pause(id: id, owner: 7) != nil)
+        #expect(try host.beat(id: id, owner: 7) == .applied(.init(fence: 4)))
+        #expect(
+            try column(host, id, "beat_count || ' ' || state || ' ' || coalesce(remaining_ns::text, '-')")
+                == "2 running -")
+        // A restart (fence 5) counts afresh.
+        #expect(try host.restart(id: id, owner: 7, quota: nil) == .applied(.init(fence: 5)))
+        #expect(try column(host, id, "beat_count || ' ' || coalesce(last_beat_at::text, '-')") == "0 -")
+        // Stopped (fence 6): refused with its state, nothing written.
+        #expect(try host.stop(id: id, owner: 7))
+        #expect(try host.beat(id: id, owner: 7) == .refused(.wrongState("stopped")))
+        #expect(
+            try events(host, id) == [
+                "started:1:a", "beat:2:a", "paused:3:a", "beat:4:a", "restarted:5:a", "stopped:6:a",
+            ])
+        // At or after the deadline, before any host finished it: too late, with the deadline.
+        let late = try host.start(owner: 7, name: nil, segmentsNanoseconds: [50_000_000], heartbeat: true)
+        usleep(150_000)
+        let due = try #require(
+            try column(host, late, #"to_char(due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#))
+        #expect(try host.beat(id: late, owner: 7) == .refused(.beatTooLate(end: due)))
+        #expect(try events(host, late) == ["started:1:a"])
+    }
+
     @Test("Rename: unique among live timers, ended ones too; the fence and a held action stay")
     func renameRules() throws {
         let schema = try freshSchema()

@@ -44,6 +44,15 @@ struct JSONRoundTripTests {
             timeZone: "Europe/Berlin", adjustment: "exact")
         #expect(try Self.ours(Self.sample) == Self.pretty(Self.sample))
         #expect(try Self.ours(resolved) == Self.pretty(resolved))
+        // A heartbeat timer's member, before and after its first beat.
+        for heartbeat in [
+            HeartbeatInfo(beatCount: 0, lastBeatAt: nil),
+            HeartbeatInfo(beatCount: 12, lastBeatAt: "2026-11-29T15:18:03.250Z"),
+        ] {
+            var beaten = Self.sample
+            beaten.heartbeat = heartbeat
+            #expect(try Self.ours(beaten) == Self.pretty(beaten))
+        }
         #expect(try Self.ours([Self.sample, resolved]) == Self.pretty([Self.sample, resolved]))
         #expect(try Self.ours([TimerInfo]()) == Self.pretty([TimerInfo]()))
         let ping = PingResult(version: "0.1.0", protocolVersion: 1, pid: 4_242)
@@ -74,7 +83,9 @@ struct JSONRoundTripTests {
         resolved.resolvedAt = LocalTimeResolution(
             date: Date(timeIntervalSince1970: 1_796_112_300), localTime: "2026-12-01T09:05:00+01:00",
             timeZone: "Europe/Berlin", adjustment: "exact")
-        for info in [Self.sample, resolved] {
+        var beaten = Self.sample
+        beaten.heartbeat = HeartbeatInfo(beatCount: 3, lastBeatAt: "2026-11-29T15:18:03.250Z")
+        for info in [Self.sample, resolved, beaten] {
             var writer = JSONBytesWriter()
             try info.write(to: &writer)
             let line = Array(#"{"id":3,"jsonrpc":"2.0","result":"#.utf8) + writer.bytes + [UInt8(ascii: "}")]

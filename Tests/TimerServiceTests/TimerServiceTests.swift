@@ -58,7 +58,8 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 // The methods in the order of RPCMethod (docs/protocol.md lists the same in its -32601 example).
 private let methodList =
     "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
-    + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.rename, timer.skip, timer.remove, timer.runs, daemon.metrics"
+    + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
+    + ", timer.remove, timer.runs, daemon.metrics"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {
@@ -195,7 +196,7 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, minuteInterval, name, on, randomizedDelay, skipMissed, timeZone"#
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, minuteInterval, name, on, randomizedDelay, skipMissed, timeZone"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,

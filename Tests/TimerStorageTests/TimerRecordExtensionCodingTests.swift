@@ -150,3 +150,61 @@ struct TimerRecordExtensionCodingTests {
         }
     }
 }
+
+/// Tag 3, the heartbeat mark: its 18 bytes, round trips and damage.
+@Suite("The extension trailer's heartbeat mark (tag 3)")
+struct HeartbeatExtensionCodingTests {
+    /// A running heartbeat timer beaten 5 times, last at 2026-11-29T15:21:40Z.
+    private static let beaten: TimerRecord = {
+        var record = finishedWithAction
+        record.extensions = [
+            .heartbeat(TimerHeartbeat(beatCount: 5, lastBeatAt: Date(timeIntervalSince1970: 1_795_965_700)))
+        ]
+        return record
+    }()
+
+    @Test("Its bytes are the version, the count and the optional last beat, little-endian")
+    func bytes() throws {
+        let bytes = Self.beaten.binaryEncoded
+        // Count 1, tag 3, length 18, version 1, beatCount 5, presence 1, then the Double.
+        let lastBeat = Date(timeIntervalSince1970: 1_795_965_700).timeIntervalSinceReferenceDate.bitPattern
+        let expected: [UInt8] =
+            [1, 0, 0, 0, 3, 0, 18, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 1]
+            + (0..<8).map { UInt8(truncatingIfNeeded: lastBeat >> (8 * $0)) }
+        #expect(Array(bytes.suffix(expected.count)) == expected)
+    }
+
+    @Test(
+        "A heartbeat with and without a beat round-trips, alone and next to an action",
+        arguments: [
+            TimerHeartbeat(), TimerHeartbeat(beatCount: 5, lastBeatAt: Date(timeIntervalSince1970: 1_795_965_700)),
+        ])
+    func roundTrip(heartbeat: TimerHeartbeat) throws {
+        var record = finishedWithAction
+        record.heartbeat = heartbeat
+        #expect(try decode(record.binaryEncoded) == record)
+        #expect(try decode(record.binaryEncoded).heartbeat == heartbeat)
+        #expect(try decode(record.binaryEncoded).action == finishedWithAction.action)
+    }
+
+    @Test("An unknown version, a flag other than 0 or 1, and an overlong length are refused")
+    func damage() throws {
+        let bytes = Self.beaten.binaryEncoded
+        let bodyStart = bytes.count - 18
+        let prefix = Array(bytes.prefix(bodyStart - 10))
+        let body = Array(bytes[bodyStart...])
+        var badVersion = body
+        badVersion[0] = 2
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "heartbeat version", offset: bodyStart, reason: "unknown version 2")
+        ) { try decode(prefix + trailer(tag: 3, badVersion)) }
+        var badFlag = body
+        badFlag[9] = 7
+        #expect(throws: BinaryReader.Problem.self) { try decode(prefix + trailer(tag: 3, badFlag)) }
+        #expect(throws: BinaryReader.Problem.self) { try decode(prefix + trailer(tag: 3, body + [0])) }
+        for length in bodyStart..<bytes.count {
+            #expect(throws: BinaryReader.Problem.self, "cut at \(length)") { try decode(Array(bytes.prefix(length))) }
+        }
+    }
+}

@@ -79,7 +79,8 @@ extension TimerEngine {
     ///
     /// Works on live and ended timers. An ended timer becomes live again, so its name must be free
     /// among the owner's live timers and the owner must be under `quota`. A timer started with an
-    /// end time (`--at`) restarts as a countdown of its whole duration.
+    /// end time (`--at`) restarts as a countdown of its whole duration. A heartbeat timer's beats
+    /// are counted afresh (``TimerHeartbeat``).
     ///
     /// - Parameters:
     ///   - reference: the timer's id or name.
@@ -118,6 +119,8 @@ extension TimerEngine {
         record.endedAt = nil
         record.missed = false
         record.wallDeadline = nil
+        // A heartbeat timer watches afresh: no beats yet (a beat itself never resets them).
+        if record.heartbeat != nil { record.heartbeat = TimerHeartbeat() }
         timers[id] = record
         reschedule(record, id, now: now)
         let snapshot = record.snapshot(at: now, wallNow: wall)

@@ -171,6 +171,28 @@ public struct TimerEngine: Sendable {
             durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota, action: action)
     }
 
+    /// Starts a heartbeat timer (`timerctl start DURATION --heartbeat`): a plain countdown of
+    /// `seconds` that ``beat(_:requester:)`` re-arms to its whole duration, so that it finishes (and
+    /// its action runs) only when no beat came for `seconds` (``TimerHeartbeat``).
+    ///
+    /// - Parameters:
+    ///   - seconds: the longest silence allowed between beats; > 0 and ≤ 366 days.
+    ///   - name: an optional name (see `TimerName`), unique among the owner's live timers.
+    ///   - owner: the uid the timer belongs to.
+    ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
+    ///   - action: what to do when it finishes, the alert (``TimerAction``), or `nil`.
+    /// - Returns: the new timer, running, with a ``TimerSnapshot/heartbeat`` of no beats.
+    /// - Throws: the errors of ``start(durations:name:owner:quota:action:)``.
+    /// - Complexity: O(log n).
+    public mutating func start(
+        heartbeat seconds: Double, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
+        action: TimerAction? = nil
+    ) throws(CountdownError) -> TimerSnapshot {
+        try start(
+            durations: [seconds], wallDeadline: nil, name: name, owner: owner, quota: quota, action: action,
+            heartbeat: TimerHeartbeat())
+    }
+
     /// Recomputes the boot-time deadline of every running timer started with an absolute deadline,
     /// after the wall clock stepped (the daemon learns it from a `CLOCK_REALTIME` timerfd armed with
     /// `TFD_TIMER_CANCEL_ON_SET`, man timerfd_create(2)). Countdowns keep their boot-time deadline
@@ -208,7 +230,8 @@ public struct TimerEngine: Sendable {
     }
 
     private mutating func start(
-        durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?
+        durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?,
+        heartbeat: TimerHeartbeat? = nil
     ) throws(CountdownError) -> TimerSnapshot {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
@@ -236,7 +259,8 @@ public struct TimerEngine: Sendable {
         let record = TimerRecord(
             id: id, name: name, segments: segments, state: .running, accumulatedNanoseconds: 0, runStart: now,
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
-            wallDeadline: wallDeadline, extensions: action.map { [.action($0)] } ?? [])
+            wallDeadline: wallDeadline,
+            extensions: (action.map { [.action($0)] } ?? []) + (heartbeat.map { [.heartbeat($0)] } ?? []))
         // The reply's instants are those the timer was just created with (one clock reading). The
         // snapshot and the wake are read before the record moves into the table, so that the
         // record is not copied.

@@ -33,6 +33,9 @@ public struct TimerEvent: Sendable, Hashable {
         case extended(by: Double)
         /// The timer was started again with the same durations (and the same id).
         case restarted
+        /// A heartbeat timer got a beat (``TimerEngine/beat(_:requester:)``): it runs again from its
+        /// whole duration.
+        case beat
         /// The timer was renamed; carries its previous name (`nil` when it had none).
         case renamed(from: String?)
         /// The ended timer was removed from the history; the snapshot is the timer as it was.
@@ -56,6 +59,7 @@ public struct TimerEvent: Sendable, Hashable {
             case .missed: return .missed
             case .extended: return .extended
             case .restarted: return .restarted
+            case .beat: return .beat
             case .renamed: return .renamed
             case .removed: return .removed
             case .action: return .action
@@ -89,6 +93,8 @@ public struct TimerEvent: Sendable, Hashable {
         case extended
         /// ``Kind/restarted``.
         case restarted
+        /// ``Kind/beat``.
+        case beat
         /// ``Kind/renamed(from:)``.
         case renamed
         /// ``Kind/removed``.

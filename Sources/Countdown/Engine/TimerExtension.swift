@@ -2,7 +2,7 @@
 /// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
-/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; others are free. An extension this
+/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; others are free. An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
@@ -10,6 +10,8 @@ public enum TimerExtension: Sendable, Hashable {
     case action(TimerAction)
     /// Tag 2: the recurrence of a recurring timer (`--on`, `--every`) and where its series stands.
     case recurrence(TimerRecurrence)
+    /// Tag 3: the mark of a heartbeat timer (`--heartbeat`) and its beats.
+    case heartbeat(TimerHeartbeat)
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
@@ -17,12 +19,15 @@ public enum TimerExtension: Sendable, Hashable {
     public static let actionTag: UInt16 = 1
     /// The tag of ``recurrence(_:)``.
     public static let recurrenceTag: UInt16 = 2
+    /// The tag of ``heartbeat(_:)``.
+    public static let heartbeatTag: UInt16 = 3
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
         switch self {
         case .action: return Self.actionTag
         case .recurrence: return Self.recurrenceTag
+        case .heartbeat: return Self.heartbeatTag
         case .unknown(let tag, _): return tag
         }
     }

@@ -417,7 +417,8 @@ extension TimerRecord {
                     lastResult: action?.runs.last?.outcome)
             }
             extras = TimerSnapshot.extras(
-                currentChild: isGroup ? currentChild : nil, children: children, recurrence: series)
+                currentChild: isGroup ? currentChild : nil, children: children, recurrence: series,
+                heartbeat: heartbeat)
         }
         return TimerSnapshot(
             id: id, name: name, state: state, duration: totalSeconds,

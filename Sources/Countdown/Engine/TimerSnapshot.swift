@@ -69,25 +69,30 @@ public struct TimerSnapshot: Sendable, Hashable {
     /// For a group: the index (0-based) of the child that runs or is paused now.
     public var currentChild: Int? {
         get { extras?.currentChild }
-        set { setExtras(currentChild: newValue, children: children, recurrence: recurrence) }
+        set { setExtras(currentChild: newValue, children: children, recurrence: recurrence, heartbeat: heartbeat) }
     }
     /// For a group: its children in order; empty for a plain timer.
     public var children: [Child] {
         get { extras?.children ?? [] }
-        set { setExtras(currentChild: currentChild, children: newValue, recurrence: recurrence) }
+        set { setExtras(currentChild: currentChild, children: newValue, recurrence: recurrence, heartbeat: heartbeat) }
     }
     /// For a recurring timer (`--on`, `--every`): its rule and series; `nil` for a one-shot timer.
     /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
     public var recurrence: RecurrenceSnapshot? {
         get { extras?.recurrence }
-        set { setExtras(currentChild: currentChild, children: children, recurrence: newValue) }
+        set { setExtras(currentChild: currentChild, children: children, recurrence: newValue, heartbeat: heartbeat) }
+    }
+    /// For a heartbeat timer (`--heartbeat`): its beats so far; `nil` for any other timer.
+    public var heartbeat: TimerHeartbeat? {
+        get { extras?.heartbeat }
+        set { setExtras(currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: newValue) }
     }
 
-    /// A group's and a series' values, which a plain timer's snapshot does not have: kept in one
-    /// shared immutable box (`nil` when all three are empty), so that a plain timer's snapshot,
+    /// A group's and a series' values and a heartbeat's beats, which a plain timer's snapshot does
+    /// not have: kept in one shared immutable box (`nil` when all four are empty), so that a plain timer's snapshot,
     /// built for every reply and event, is half the size and copies without walking them
     /// (docs/performance.md, "Why each figure is what it is"). Canonical: the box is `nil` exactly
-    /// when the three values are empty, so the synthesized `Hashable` compares values.
+    /// when the four values are empty, so the synthesized `Hashable` compares values.
     private var extras: Extras?
 
     /// The box of ``extras``, compared by value.
@@ -95,28 +100,36 @@ public struct TimerSnapshot: Sendable, Hashable {
         let currentChild: Int?
         let children: [Child]
         let recurrence: RecurrenceSnapshot?
+        let heartbeat: TimerHeartbeat?
 
-        init(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) {
+        init(
+            currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil
+        ) {
             self.currentChild = currentChild
             self.children = children
             self.recurrence = recurrence
+            self.heartbeat = heartbeat
         }
 
         static func == (lhs: Extras, rhs: Extras) -> Bool {
             lhs === rhs
                 || (lhs.currentChild == rhs.currentChild && lhs.children == rhs.children
-                    && lhs.recurrence == rhs.recurrence)
+                    && lhs.recurrence == rhs.recurrence && lhs.heartbeat == rhs.heartbeat)
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(currentChild)
             hasher.combine(children)
             hasher.combine(recurrence)
+            hasher.combine(heartbeat)
         }
     }
 
-    private mutating func setExtras(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) {
-        extras = Self.extras(currentChild: currentChild, children: children, recurrence: recurrence)
+    private mutating func setExtras(
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat?
+    ) {
+        extras = Self.extras(
+            currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat)
     }
 
     /// Creates a snapshot; see the properties for each field's meaning.
@@ -155,11 +168,14 @@ public struct TimerSnapshot: Sendable, Hashable {
         self.extras = extras
     }
 
-    /// The box for a group's and a series' values, or `nil` when all three are empty (the
-    /// canonical form ``extras`` keeps).
-    static func extras(currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?) -> Extras? {
-        currentChild == nil && children.isEmpty && recurrence == nil
-            ? nil : Extras(currentChild: currentChild, children: children, recurrence: recurrence)
+    /// The box for a group's and a series' values and a heartbeat's beats, or `nil` when all four
+    /// are empty (the canonical form ``extras`` keeps).
+    static func extras(
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil
+    ) -> Extras? {
+        currentChild == nil && children.isEmpty && recurrence == nil && heartbeat == nil
+            ? nil
+            : Extras(currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

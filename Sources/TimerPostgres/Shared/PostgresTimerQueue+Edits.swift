@@ -1,10 +1,11 @@
 /// The edits of a timer after it started, from any host (`timer.extend`, `timer.skip`,
-/// `timer.restart`, `timer.rename`; the one-host rules are `TimerEngine`'s, docs/protocol.md).
+/// `timer.restart`, `timer.rename`, `timer.beat`; the one-host rules are `TimerEngine`'s,
+/// docs/protocol.md).
 ///
 /// Each edit is one transaction: the row is locked (`FOR UPDATE`, under the owner filter), the
 /// rule is checked on what the lock read, and the change is written with its outbox rows, the
 /// update guarded by the fence read under the lock. An edit that moves a deadline (extend, a step
-/// ended early, restart) moves the fence on and clears the lease, so the completion of a claim
+/// ended early, restart, beat) moves the fence on and clears the lease, so the completion of a claim
 /// another host took on the old deadline is refused and the row is claimed again on its new one.
 /// A rename moves no deadline: it keeps the fence and any claim (an on-finish action's start is
 /// recorded under that fence).
@@ -25,6 +26,11 @@ extension PostgresTimerQueue {
         /// An extend past the longest timer allowed: the whole duration it would have (seconds),
         /// and whether it is a group.
         case tooLong(totalSeconds: Double, isGroup: Bool)
+        /// A beat of a timer started without `heartbeat`.
+        case notAHeartbeat
+        /// A beat at or after a running heartbeat timer's deadline, which no host has finished yet:
+        /// the deadline (ISO 8601 UTC with milliseconds, database clock).
+        case beatTooLate(end: String)
     }
 
     /// What an edit that was made did.
@@ -71,6 +77,12 @@ extension PostgresTimerQueue {
         var name: String?
         var owner: Int64
         var isLive: Bool
+        /// Whether it is a heartbeat timer.
+        var isHeartbeat: Bool
+        /// While running: whether its deadline is at or before ``now``.
+        var isDue: Bool
+        /// While running: its deadline (ISO 8601 UTC with milliseconds); else `nil`.
+        var dueAt: String?
         /// What the current step has left at ``now``: `due_at − now` while running (0 when due),
         /// the kept value while paused, 0 once ended.
         var leftNanoseconds: Int64
@@ -99,7 +111,9 @@ extension PostgresTimerQueue {
                     WHEN 'running' THEN greatest(0, (extract(epoch FROM t.due_at - c.now) * 1e9)::bigint)
                     WHEN 'paused' THEN coalesce(t.remaining_ns, 0)
                     ELSE 0 END,
-                c.now::text
+                c.now::text, t.heartbeat, t.state = 'running' AND t.due_at <= c.now,
+                CASE WHEN t.state = 'running'
+                    THEN to_char(t.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
             FROM timerd_timers t, (SELECT clock_timestamp() AS now) c
             WHERE t.id = $1
             """, [String(id)])
@@ -107,7 +121,8 @@ extension PostgresTimerQueue {
         return LockedRow(
             state: state, step: Int(rows.int64(0, 1) ?? 0), segmentsNanoseconds: bigintArray(rows.value(0, 2)),
             fence: rows.int64(0, 3) ?? 0, name: rows.value(0, 4), owner: rows.int64(0, 5) ?? 0,
-            isLive: rows.value(0, 6) == "t", leftNanoseconds: rows.int64(0, 7) ?? 0, now: now)
+            isLive: rows.value(0, 6) == "t", isHeartbeat: rows.value(0, 9) == "t", isDue: rows.value(0, 10) == "t",
+            dueAt: rows.value(0, 11), leftNanoseconds: rows.int64(0, 7) ?? 0, now: now)
     }
 
     /// Adds time to the current step of a running or paused timer of `owner`, or with a negative
@@ -201,7 +216,8 @@ extension PostgresTimerQueue {
     /// under the same id and name (`TimerEngine.restart`'s rule): running, paused or ended. An ended
     /// timer becomes live again, so its name must be free among the owner's live timers and the
     /// owner under `quota`. `started_at` becomes now, `created_at` stays; a pending on-finish
-    /// action of its last finish is dropped from the action outbox (its host has it or ran it).
+    /// action of its last finish is dropped from the action outbox (its host has it or ran it). A
+    /// heartbeat timer's beats are counted afresh (`beat_count` 0, `last_beat_at` NULL).
     ///
     /// - Parameters:
     ///   - id: the timer.
@@ -237,13 +253,53 @@ extension PostgresTimerQueue {
                 SET state = 'running', live = true, step = 0,
                     due_at = $3::timestamptz + make_interval(secs => segments_ns[1] / 1e9),
                     remaining_ns = NULL, ended_at = NULL, started_at = $3::timestamptz, action_state = NULL,
-                    fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
+                    beat_count = 0, last_beat_at = NULL, fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
                     updated_at = now()
                 WHERE id = $1 AND fence = $2
                 RETURNING fence
                 """, [String(id), String(row.fence), row.now])
             guard let fence = rows.int64(0, 0) else { return .refused(.notFound) }
             try Self.insertEvent(id: id, kind: "restarted", fence: fence, hostID: hostID, at: row.now, connection)
+            return .applied(AppliedEdit(fence: fence))
+        }
+    }
+
+    /// Re-arms a running or paused heartbeat timer of `owner` to its whole duration from now
+    /// (`TimerEngine.beat`'s rule): due one duration after the transaction's instant, a paused one
+    /// running again; its `beat_count` goes up by one and `last_beat_at` becomes that instant;
+    /// `started_at` and the action stay. The fence moves on and any claim is cleared (a completion
+    /// another host took on the old deadline is refused); the `beat` outbox row is written in the
+    /// same transaction.
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - owner: the requester's uid (`nil`: any owner, for root).
+    /// - Returns: what was written; refused with ``EditRefusal/notFound``,
+    ///   ``EditRefusal/notAHeartbeat``, ``EditRefusal/wrongState(_:)`` (finished or stopped: its
+    ///   alert has run, or it was stopped) or ``EditRefusal/beatTooLate(end:)`` (a running one whose
+    ///   deadline has passed: it is due, and a host's next claim finishes it), checked in that order
+    ///   as on one host.
+    /// - Throws: ``PostgresError``; nothing is written then.
+    public func beat(id: Int64, owner: UInt32?) throws(PostgresError) -> EditOutcome {
+        let hostID = self.hostID
+        return try connection.transaction { connection throws(PostgresError) in
+            guard let row = try Self.lockRow(id: id, owner: owner, connection) else { return .refused(.notFound) }
+            guard row.isHeartbeat else { return .refused(.notAHeartbeat) }
+            guard row.state == "running" || row.state == "paused" else { return .refused(.wrongState(row.state)) }
+            if row.isDue { return .refused(.beatTooLate(end: row.dueAt ?? row.now)) }
+            let rows = try connection.query(
+                """
+                UPDATE timerd_timers
+                SET state = 'running',
+                    due_at = $3::timestamptz + make_interval(secs => segments_ns[step + 1] / 1e9),
+                    remaining_ns = NULL, beat_count = beat_count + 1, last_beat_at = $3::timestamptz,
+                    fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
+                    updated_at = now()
+                WHERE id = $1 AND fence = $2 AND state IN ('running', 'paused')
+                RETURNING fence
+                """, [String(id), String(row.fence), row.now])
+            guard let fence = rows.int64(0, 0) else { return .refused(.notFound) }
+            try Self.insertEvent(id: id, kind: "beat", fence: fence, hostID: hostID, at: row.now, connection)
             return .applied(AppliedEdit(fence: fence))
         }
     }

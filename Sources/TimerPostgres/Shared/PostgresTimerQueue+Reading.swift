@@ -26,6 +26,13 @@ public struct SharedTimerRow: Sendable, Equatable {
     public var endsAt: String?
     /// The fence of its latest claim or transition.
     public var fence: Int64
+    /// Whether it was started as a heartbeat timer (`"heartbeat": true` of `timer.start`).
+    public var isHeartbeat: Bool
+    /// A heartbeat timer's beats since it started or was last restarted (≥ 0; 0 for other timers).
+    public var beatCount: Int64
+    /// When a heartbeat timer's latest beat came (ISO 8601 UTC with milliseconds, database clock),
+    /// or `nil` before the first.
+    public var lastBeatAt: String?
 
     /// Nanoseconds counted so far: the whole steps before the current one, plus what of the
     /// current one has passed (all of it once finished).
@@ -44,7 +51,7 @@ public struct SharedTimerRow: Sendable, Equatable {
     public init(
         id: Int64, owner: UInt32, name: String?, state: String, step: Int, segmentsNanoseconds: [Int64],
         stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64,
-        startedAt: String? = nil
+        startedAt: String? = nil, isHeartbeat: Bool = false, beatCount: Int64 = 0, lastBeatAt: String? = nil
     ) {
         self.id = id
         self.owner = owner
@@ -58,6 +65,9 @@ public struct SharedTimerRow: Sendable, Equatable {
         self.endedAt = endedAt
         self.endsAt = endsAt
         self.fence = fence
+        self.isHeartbeat = isHeartbeat
+        self.beatCount = beatCount
+        self.lastBeatAt = lastBeatAt
     }
 }
 
@@ -67,8 +77,8 @@ public struct SharedEventRow: Sendable, Equatable {
     public var seq: Int64
     /// The timer's id.
     public var timerID: Int64
-    /// `started`, `paused`, `resumed`, `step`, `finished`, `stopped`, `extended`, `restarted` or
-    /// `renamed`.
+    /// `started`, `paused`, `resumed`, `step`, `finished`, `stopped`, `extended`, `restarted`,
+    /// `renamed` or `beat`.
     public var kind: String
     /// The fence the transition was written under (with `timerID`, an on-finish action's
     /// idempotency key).
@@ -101,7 +111,8 @@ extension PostgresTimerQueue {
             AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
         t.fence,
         to_char(coalesce(t.started_at, t.created_at, t.updated_at) AT TIME ZONE 'UTC',
-            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        t.heartbeat, t.beat_count, to_char(t.last_beat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         """
 
     /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
@@ -109,7 +120,7 @@ extension PostgresTimerQueue {
         (text ?? "{}").trimmingPrefix("{").split(separator: ",").compactMap { Int64($0.filter { $0 != "}" }) }
     }
 
-    /// Reads the row at `column` … `column + 11` of `rows` (``rowColumns``).
+    /// Reads the row at `column` … `column + 14` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
         let segments = bigintArray(rows.value(row, column + 5))
@@ -119,7 +130,8 @@ extension PostgresTimerQueue {
             segmentsNanoseconds: segments, stepRemainingNanoseconds: rows.int64(row, column + 6) ?? 0,
             createdAt: rows.value(row, column + 7) ?? "", endedAt: rows.value(row, column + 8),
             endsAt: rows.value(row, column + 9), fence: rows.int64(row, column + 10) ?? 0,
-            startedAt: rows.value(row, column + 11))
+            startedAt: rows.value(row, column + 11), isHeartbeat: rows.value(row, column + 12) == "t",
+            beatCount: rows.int64(row, column + 13) ?? 0, lastBeatAt: rows.value(row, column + 14))
     }
 
     /// The timer with `id`, if `owner` may see it.

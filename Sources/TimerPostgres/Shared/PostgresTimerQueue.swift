@@ -60,11 +60,11 @@ public final class PostgresTimerQueue {
     static let startSQL = """
         WITH started AS (
             INSERT INTO timerd_timers AS t (id, owner, name, live, state, due_at, step, steps, fence, written_by,
-                segments_ns, created_at, action)
+                segments_ns, created_at, action, heartbeat)
             VALUES (nextval('timerd_timer_ids'), $1, $2, true, 'running',
                 coalesce(to_timestamp($6::double precision),
                     clock_timestamp() + make_interval(secs => ($3::bigint[])[1] / 1e9)), 0,
-                cardinality($3::bigint[]), 1, $4, $3::bigint[], clock_timestamp(), $5)
+                cardinality($3::bigint[]), 1, $4, $3::bigint[], clock_timestamp(), $5, $7::boolean)
             RETURNING t.id, t.due_at
         ), event AS (
             INSERT INTO timerd_events (timer_id, kind, fence, host_id) SELECT id, 'started', 1, $4 FROM started
@@ -88,12 +88,15 @@ public final class PostgresTimerQueue {
     ///   - dueAt: for a timer that ends at a given instant (`timerctl start --at`), that instant in
     ///     seconds since 1970 (its one segment should be the time from now to it); `nil` for
     ///     now + the first segment, on the database clock.
+    ///   - heartbeat: whether it is a heartbeat timer (one segment, re-armed by
+    ///     ``beat(id:owner:)``).
     /// - Returns: the store-assigned id.
     /// - Throws: ``PostgresError``; a taken name is ``PostgresError/constraint(sqlState:constraint:message:)``
     ///   on `timerd_timers_live_name`.
     @discardableResult
     public func start(
-        owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil
+        owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil,
+        heartbeat: Bool = false
     ) throws(PostgresError) -> Int64 {
         let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
         // One statement, so one implicit transaction and one round trip: the id from the sequence
@@ -101,7 +104,8 @@ public final class PostgresTimerQueue {
         // every other unclaimed running timer (the first entry of `timerd_timers_due_unclaimed`;
         // the new row is not in the statement's snapshot).
         let rows = try connection.query(
-            Self.startSQL, [String(owner), name, segments, hostID, action, dueAt.map { String($0) }])
+            Self.startSQL,
+            [String(owner), name, segments, hostID, action, dueAt.map { String($0) }, heartbeat ? "t" : "f"])
         return rows.int64(0, 0) ?? 0
     }
 

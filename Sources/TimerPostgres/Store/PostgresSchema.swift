@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 5
+    public static let currentVersion = 6
 
     /// Version 1.
     ///
@@ -155,9 +155,20 @@ public enum PostgresSchema {
         ALTER TABLE timerd_events DROP CONSTRAINT timerd_events_timer_id_kind_fence_key;
         """
 
+    /// Version 6: heartbeat timers in shared mode (`"heartbeat": true` of `timer.start`,
+    /// `timer.beat`).
+    ///
+    /// - `timerd_timers.heartbeat`: the timer was started as a heartbeat timer (false for every row
+    ///   written before); `beat_count`: its beats since it started or was last restarted;
+    ///   `last_beat_at`: the latest beat's instant on the database clock, NULL before the first.
+    static let version6 = """
+        ALTER TABLE timerd_timers ADD COLUMN heartbeat boolean NOT NULL DEFAULT false,
+            ADD COLUMN beat_count bigint NOT NULL DEFAULT 0, ADD COLUMN last_beat_at timestamptz;
+        """
+
     /// The migrations by the version they bring the schema to.
     static let migrations: [(version: Int, sql: String)] = [
-        (1, version1), (2, version2), (3, version3), (4, version4), (5, version5),
+        (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6),
     ]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,

@@ -10,7 +10,7 @@ import Countdown
 // contract in docs/durability.md): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
-// 2 recurrence (`TimerRecurrence`, below).
+// 2 recurrence (`TimerRecurrence`, below); 3 the heartbeat mark (`TimerHeartbeat`, below).
 //
 // Tag 1, the on-finish action (`TimerAction`), all little-endian:
 //
@@ -34,6 +34,14 @@ import Countdown
 // | nextElapse, lastElapse | each a presence UInt8 (0 or 1) and a Double (seconds since 2001-01-01; 0 when absent) |
 // | elapseCount | UInt64 |
 // | lastMissed, pendingMissed | UInt32 each |
+//
+// Tag 3, the heartbeat mark (`TimerHeartbeat`), all little-endian, 18 bytes:
+//
+// | field | form |
+// |---|---|
+// | version | UInt8: 1 |
+// | beatCount | UInt64 |
+// | lastBeatAt | a presence UInt8 (0 or 1) and a Double (seconds since 2001-01-01; 0 when absent) |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -55,6 +63,14 @@ extension TimerRecord {
             case .recurrence(let recurrence):
                 var body = BinaryWriter(capacity: 64)
                 Self.encode(recurrence, to: &body)
+                writer.write(UInt32(body.bytes.count))
+                writer.write(raw: body.bytes)
+            case .heartbeat(let heartbeat):
+                var body = BinaryWriter(capacity: 18)
+                body.write(UInt8(1))
+                body.write(heartbeat.beatCount)
+                body.write(UInt8(heartbeat.lastBeatAt == nil ? 0 : 1))
+                body.write(heartbeat.lastBeatAt?.timeIntervalSinceReferenceDate ?? 0)
                 writer.write(UInt32(body.bytes.count))
                 writer.write(raw: body.bytes)
             case .unknown(_, let bytes):
@@ -95,6 +111,14 @@ extension TimerRecord {
                         reason: "\(end - reader.offset) bytes of its announced length unread")
                 }
                 extensions.append(.recurrence(recurrence))
+            case TimerExtension.heartbeatTag:
+                let heartbeat = try decodeHeartbeat(from: &reader)
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "heartbeat extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(.heartbeat(heartbeat))
             default:
                 extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
             }
@@ -164,6 +188,18 @@ extension TimerRecord {
         recurrence.lastMissed = try reader.readUInt32("recurrence last missed")
         recurrence.pendingMissed = try reader.readUInt32("recurrence pending missed")
         return recurrence
+    }
+
+    private static func decodeHeartbeat(from reader: inout BinaryReader) throws(BinaryReader.Problem)
+        -> TimerHeartbeat
+    {
+        let versionOffset = reader.offset
+        let version = try reader.readUInt8("heartbeat version")
+        guard version == 1 else {
+            throw .invalid(field: "heartbeat version", offset: versionOffset, reason: "unknown version \(version)")
+        }
+        let count = try reader.readUInt64("heartbeat beat count")
+        return TimerHeartbeat(beatCount: count, lastBeatAt: try optionalDate(from: &reader, "heartbeat last beat"))
     }
 
     private static func flag(from reader: inout BinaryReader, _ field: String) throws(BinaryReader.Problem) -> Bool {
