@@ -213,8 +213,9 @@ extension SharedHost {
         }
     }
 
-    /// `timer.start` with `durations` (a plain timer or a group; `name`, `action` optional). `at`
-    /// is refused in shared mode.
+    /// `timer.start` with `durations` (a plain timer, a group or a heartbeat timer) or `at` (an end
+    /// time, with `timeZone` and `minuteInterval`); `name` and `action` optional. Recurring timers
+    /// (`on`, `every` and their options) are refused in shared mode.
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
