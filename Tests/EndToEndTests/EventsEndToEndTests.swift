@@ -81,8 +81,10 @@ struct EventsEndToEndTests {
             _ = changer.readLine()  // its reply
             return notification
         }
+        // Steps of 3 s: the start, pause, resume and extend must all come before the first step
+        // ends, also in shared mode on a loaded machine (each a database transaction).
         let started = try change(
-            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[0.6,0.6],"name":"g"}}"#)
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[3,3],"name":"g"}}"#)
         let paused = try change(#"{"jsonrpc":"2.0","id":2,"method":"timer.pause","params":{"timer":"g"}}"#)
         let resumed = try change(#"{"jsonrpc":"2.0","id":3,"method":"timer.resume","params":{"timer":"g"}}"#)
         // 0.2 s more for the running first step: kind "extended", `by` as applied (docs/protocol.md).
