@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: a shared host's stored state (waits, subscriptions, cursors, leases) and
+// the loop's turn over it (claims, completions, the outbox, routing); the requests are in
+// SharedHost+Requests.swift and +Edits.swift, the wire forms in +WireForm.swift.
 import Countdown
 import Foundation
 import Glibc

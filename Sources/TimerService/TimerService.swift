@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: the service's stored state and its one entry point (`handle`: read the
+// envelope, route, reply), whose routing switch reads top to bottom here; each method's body is
+// already in a `TimerService+*.swift` extension.
 import Countdown
 import TimerModel
 import TimerProtocol
