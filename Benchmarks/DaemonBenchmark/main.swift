@@ -7,8 +7,12 @@
 //                                                pipelined timer.start (one connection, 256 in flight);
 //                                                with --at every timer is due at that one instant
 //   starts --socket PATH [--clients C] [--count N]   C connections, one request in flight each
-//   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S]
-//                                                N timers due within one second, then daemon.stats
+//   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S] [--e2e-waits W]
+//                                                N timers due within one second, then daemon.stats;
+//                                                with W > 0 also end-to-end lateness (EndToEnd.swift)
+//   fdatasync --path FILE [--count N]            100-byte appends, each fdatasync'ed
+//   redis-pubsub --socket PATH [--subscribers N] [--latency K]
+//                                                PUBLISH to N SUBSCRIBE clients of redis-server
 //   baseline [--count N]                         clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME) loop
 //   exec [--runs N] -- PROGRAM ARGS…             whole-process wall time (posix_spawn to waitpid)
 //   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
@@ -317,7 +321,24 @@ func lateness(_ options: Options) {
         return Double(deadline - bootNanoseconds()) / 1e9
     }
     let waitUntil = firstDeadline + 1_500_000_000
-    _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
+    // End to end (`--e2e-waits W`): each timer's `endsAt` from its start reply, a probe reading
+    // `finished` events and W `timer.wait` answers, and a clock_nanosleep loop beside it.
+    let endToEndWaits = options.int("--e2e-waits", 0)
+    var probes: [pid_t] = []
+    if endToEndWaits > 0 {
+        let deadlines = loadKeepingDeadlines(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
+        probes.append(
+            probeEndToEnd(
+                socket: options.socket, deadlines: deadlines, waits: endToEndWaits, waitUID: uids.first,
+                until: waitUntil + 5_000_000_000))
+        // The reference under the same load: every 10th of the timers' boot-time deadlines.
+        let references = stride(from: 0, to: count, by: 10).map {
+            firstDeadline + Int64($0) * 1_000_000_000 / Int64(count)
+        }
+        probes.append(referenceUnderLoad(deadlines: references))
+    } else {
+        _ = load(socket: options.socket, count: count, seconds: seconds, uid: uids.first)
+    }
     // Watchers: subscribers that read every event until the window ends, in a child
     // process; subscribed after the load, whose 10,000 `started` events would otherwise fan out to
     // them and, on a busy machine, push the load past the first deadline.
@@ -337,6 +358,7 @@ func lateness(_ options: Options) {
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
     if let watcher { _ = waitFor(watcher) }
+    for probe in probes where waitFor(probe) != 0 { fail("an end-to-end probe failed") }
     // As root: daemon.stats gives the daemon-wide lateness to root and the daemon's own uid only.
     guard let client = LineClient(path: options.socket) else { fail("cannot connect") }
     client.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.stats"}"#.utf8) + [10])
@@ -416,5 +438,7 @@ case "notify": notifySink(options)
 case "redis-proto": redisProtocol(options)
 case "events": eventsBenchmark(options)
 case "recurring": recurring(options)
+case "fdatasync": fdatasyncLoop(options)
+case "redis-pubsub": redisPubSub(options)
 default: fail("unknown command \(arguments[1])")
 }

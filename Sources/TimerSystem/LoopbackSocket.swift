@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// TCP sockets on the loopback interface only: what `timerd --metrics 127.0.0.1:PORT` listens on.
