@@ -56,7 +56,7 @@ public final class PostgresTimerQueue {
         self.hostID = hostID
     }
 
-    /// The statement of ``start(owner:name:segmentsNanoseconds:action:dueAt:)``: `$1` owner, `$2` name, `$3` step lengths (ns), `$4` host, `$5` action, `$6` due instant.
+    /// The statement of ``start(owner:name:segmentsNanoseconds:action:dueAt:heartbeat:)``: `$1` owner, `$2` name, `$3` step lengths (ns), `$4` host, `$5` action, `$6` due instant, `$7` heartbeat.
     static let startSQL = """
         WITH started AS (
             INSERT INTO timerd_timers AS t (id, owner, name, live, state, due_at, step, steps, fence, written_by,
@@ -280,7 +280,7 @@ public final class PostgresTimerQueue {
         public var name: String?
         /// The sum of its steps, in nanoseconds.
         public var totalNanoseconds: Int64
-        /// The stored action (``PostgresTimerQueue/start(owner:name:segmentsNanoseconds:action:dueAt:)``), or `nil`.
+        /// The stored action (``PostgresTimerQueue/start(owner:name:segmentsNanoseconds:action:dueAt:heartbeat:)``), or `nil`.
         public var action: String?
     }
 
