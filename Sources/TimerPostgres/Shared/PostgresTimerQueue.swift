@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: the claim protocol (start, ids, claims, completions, leases, actions)
+// shares one set of statements and fences that read best in one place; requests' transitions and
+// edits are already in +Transitions.swift and +Edits.swift, reads in +Reading.swift and +Listing.swift.
 import Glibc
 
 /// The claim protocol several hosts fire timers by, on one database (docs/multihost.md): every
