@@ -66,7 +66,19 @@ final class Harness: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: daemonLog)
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        // Foundation's spawn can fail with EBADF when another test thread closes a descriptor while
+        // the child's descriptors are being set up (seen once in a full parallel run): try again, twice.
+        var attempt = 0
+        while true {
+            do {
+                try process.run()
+                break
+            } catch let error as NSError
+                where attempt < 2 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EBADF)
+            {
+                attempt += 1
+            }
+        }
         daemon = process
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
