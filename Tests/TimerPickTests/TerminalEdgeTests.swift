@@ -37,8 +37,11 @@ struct TerminalEdgeTests {
         // group is orphaned (its parent, the test runner, is in another session), so the kernel discards the
         // stop itself (POSIX job control); what the picker does before stopping is what is checked.
         kill(-terminal.pid, SIGTSTP)
-        #expect(Self.wait(terminal) { terminal.isCooked })
-        #expect(terminal.rawScreen.suffix(14) == Array("\u{1B}[?25h\u{1B}[?1049l".utf8))
+        // The mode and the screen's last bytes are read separately: wait until both are there, then check both.
+        let restoreScreen = Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
+        _ = Self.wait(terminal) { terminal.isCooked && terminal.rawScreen.suffix(14) == restoreScreen }
+        #expect(terminal.isCooked)
+        #expect(terminal.rawScreen.suffix(14) == restoreScreen)
         // The shell puts its own mode back while the job is stopped, then `fg` sends SIGCONT.
         terminal.makeCooked()
         let frames = terminal.frameCount
