@@ -340,10 +340,12 @@ struct StartParams: RequestParams, Sendable {
     var action: ActionRequest?
     /// `--heartbeat`: `"heartbeat":true`, sent only when set.
     var isHeartbeat = false
+    /// `--loops N`: `"loops":N`, sent only when given.
+    var loops: Int?
     var jsonMembers: [String] {
         [#""durations":["# + durations.map(RequestJSON.number).joined(separator: ",") + "]"]
             + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? []) + (action.map { [$0.jsonMember] } ?? [])
-            + (isHeartbeat ? [#""heartbeat":true"#] : [])
+            + (isHeartbeat ? [#""heartbeat":true"#] : []) + (loops.map { [#""loops":\#($0)"#] } ?? [])
     }
 }
 

@@ -185,7 +185,8 @@ public enum ControlCommand {
                 }
             } else {
                 let params = StartParams(
-                    durations: durations, name: options.name, action: action, isHeartbeat: options.heartbeat)
+                    durations: durations, name: options.name, action: action, isHeartbeat: options.heartbeat,
+                    loops: options.loops)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }
