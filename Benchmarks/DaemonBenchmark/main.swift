@@ -18,6 +18,9 @@
 //   ready [--socket PATH] -- PROGRAM ARGS…       exec to the first daemon.ping reply; then SIGTERM
 //   events --socket PATH [--subscribers N] [--count E] [--latency K]
 //                                                notifications to N subscribers (EventsBenchmark.swift)
+//   burst --socket PATH --count N [--lead S] [--uids …]
+//                                                N timers due at one instant: time until all fired, and
+//                                                another client's ping meanwhile (BurstBenchmark.swift)
 import Glibc
 
 // MARK: - Small helpers
@@ -242,18 +245,16 @@ func load(
     return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
 }
 
-func loadCommand(_ options: Options) {
-    let count = options.int("--count", 1_000)
-    let seconds = options.double("--seconds", 86_400)
-    let at = options.values["--at"]
+/// Starts `count` timers of `seconds` (or due at `at`) as `load` does; with `--uids`, as deployed:
+/// one connection per user in turn, each with at most `--per-uid` timers (the daemon's per-user
+/// quota, 10,000 by default), 256 requests in flight.
+///
+/// - Returns: the starts per second, and how many users' connections were used (0 without `--uids`).
+func loadTimers(_ options: Options, count: Int, seconds: Double, at: String?) -> (rate: Double, users: Int) {
     let uids = options.uids
     guard !uids.isEmpty else {
-        let rate = load(socket: options.socket, count: count, seconds: { _ in seconds }, at: at)
-        printJSON([("count", Double(count)), ("starts_per_s", rate.rounded())])
-        return
+        return (load(socket: options.socket, count: count, seconds: { _ in seconds }, at: at), 0)
     }
-    // As deployed: one connection per user in turn, each with at most `--per-uid` timers (the
-    // daemon's per-user quota, 10,000 by default), 256 requests in flight.
     let perUID = options.int("--per-uid", 10_000)
     guard perUID * uids.count >= count else {
         fail("\(count) timers need \(count / perUID + 1) uids, got \(uids.count)")
@@ -265,10 +266,18 @@ func loadCommand(_ options: Options) {
         _ = load(socket: options.socket, count: chunk, seconds: { _ in seconds }, at: at, uid: uid)
         started += chunk
     }
-    let rate = Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
-    printJSON([
-        ("count", Double(count)), ("users", Double((count + perUID - 1) / perUID)), ("starts_per_s", rate.rounded()),
-    ])
+    return (Double(count) / (Double(monotonicNanoseconds() - start) / 1e9), (count + perUID - 1) / perUID)
+}
+
+func loadCommand(_ options: Options) {
+    let count = options.int("--count", 1_000)
+    let loaded = loadTimers(
+        options, count: count, seconds: options.double("--seconds", 86_400), at: options.values["--at"])
+    guard loaded.users > 0 else {
+        printJSON([("count", Double(count)), ("starts_per_s", loaded.rate.rounded())])
+        return
+    }
+    printJSON([("count", Double(count)), ("users", Double(loaded.users)), ("starts_per_s", loaded.rate.rounded())])
 }
 
 /// `clients` connections with one `timer.start` in flight each, like redis-benchmark -c.
@@ -440,5 +449,6 @@ case "events": eventsBenchmark(options)
 case "recurring": recurring(options)
 case "fdatasync": fdatasyncLoop(options)
 case "redis-pubsub": redisPubSub(options)
+case "burst": burstCommand(options)
 default: fail("unknown command \(arguments[1])")
 }

@@ -2,6 +2,10 @@
 // in random order, on the real boot-time clock; and the bare DeadlineQueue underneath.
 //
 // Usage: EngineBenchmark [--count N] [--repeat R]
+//        EngineBenchmark --burst N [--repeat R]
+// With --burst: N timers due at one wall-clock instant (`start(at:)`, as `timerctl start --at`),
+// fired in slices of 1,000 with their events and journal changes taken after each slice, as timerd's
+// loop does; prints the median seconds of that firing, the reference of the daemon's burst figure.
 // Prints one JSON object: the medians over R rounds of inserts/s and cancels/s for the engine and
 // the queue, the engine's resident-memory growth per timer, and the cost of single operations by
 // another user while the N timers are live (ns per start, status, stop, and list of 10 timers):
@@ -11,15 +15,54 @@ import Foundation
 
 var count = 1_000_000
 var rounds = 3
+var burst: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--count": count = Int(arguments.popFirst() ?? "") ?? count
     case "--repeat": rounds = Int(arguments.popFirst() ?? "") ?? rounds
+    case "--burst": burst = Int(arguments.popFirst() ?? "")
     default:
-        FileHandle.standardError.write(Data("usage: EngineBenchmark [--count N] [--repeat R]\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: EngineBenchmark [--count N] [--repeat R] | --burst N [--repeat R]\n".utf8))
         exit(64)
     }
+}
+
+/// Seconds to fire `count` timers due at one wall-clock instant, in slices of 1,000 (timerd's
+/// `TimerService.maximumFiringsPerCall`), taking the events and the journal's changes after each.
+func burstSeconds(count: Int) -> Double {
+    let wall = Date(timeIntervalSince1970: 1_800_000_000)
+    let clock = ManualClock(wall: wall)
+    var engine = TimerEngine(clock: clock, historyLimit: count)
+    engine.eventRecording = .buffered
+    let due = wall.addingTimeInterval(60)
+    for index in 0..<count {
+        guard (try? engine.start(at: due, owner: UInt32(1_000 + index / 10_000))) != nil else {
+            FileHandle.standardError.write(Data("EngineBenchmark: start(at:) failed\n".utf8))
+            exit(1)
+        }
+    }
+    _ = engine.takeEvents()
+    _ = engine.takeChanges()
+    clock.advance(bySeconds: 60.001)
+    var fired = 0
+    var events = 0
+    var changed = 0
+    let elapsed = seconds {
+        while engine.hasDueTimers {
+            fired += engine.fireDueTimers(limit: 1_000).count
+            events += engine.takeEvents().count
+            changed += engine.takeChanges().updated.count
+        }
+    }
+    // One `finished` event and one changed record per timer.
+    guard fired == count, events == count, changed == count else {
+        FileHandle.standardError.write(
+            Data("EngineBenchmark: fired \(fired), events \(events), changes \(changed) of \(count)\n".utf8))
+        exit(1)
+    }
+    return elapsed
 }
 
 /// Resident set size of this process in kB (VmRSS in /proc/self/status).
@@ -57,6 +100,12 @@ let durations = (0..<count).map { _ in 60 + Double(generator.next() % 86_400_000
 var order = Array(1...UInt64(count))
 for index in order.indices.reversed() where index > 0 {
     order.swapAt(index, Int(generator.next() % UInt64(index + 1)))
+}
+
+if let burst {
+    let samples = (0..<max(1, rounds)).map { _ in burstSeconds(count: burst) }
+    print(#"{"burst_count":\#(burst),"burst_fire_seconds":\#(median(samples))}"#)
+    exit(0)
 }
 
 var engineInserts: [Double] = []

@@ -37,6 +37,7 @@ extension Daemon {
     ///     (until the next deadline or time-out).
     /// - Returns: `false` when `epoll_wait` failed (logged).
     func turn(_ events: inout [(token: UInt64, events: Epoll.Events)], maximumWait: Int32? = nil) -> Bool {
+        backend.beginTurn()
         rearmTimer()
         var timeout = nextWakeTimeout()
         if let maximumWait { timeout = timeout < 0 ? maximumWait : min(timeout, maximumWait) }

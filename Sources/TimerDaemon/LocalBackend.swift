@@ -121,6 +121,8 @@ final class LocalBackend: TimerBackend {
 
     var sliceDeadline: Int64? { service.engine.nextDeadline?.nanoseconds }
 
+    func beginTurn() { service.beginTurn() }
+
     func fireDue() -> BackendFiring {
         let (endings, wakeups) = service.fireDueTimers()
         // A recurring timer's elapse changes its record (count, last elapse, next elapse) without

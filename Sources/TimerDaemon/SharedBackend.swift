@@ -127,6 +127,9 @@ final class SharedBackend: TimerBackend {
     /// Claims are turns of their own (``fireDue()``), never slices of another turn.
     var sliceDeadline: Int64? { nil }
 
+    /// Nothing to do: the host claims due timers in batches of its own, once per turn.
+    func beginTurn() {}
+
     /// Claims and completes what is due, follows the outbox, and answers the waits it ends.
     func fireDue() -> BackendFiring {
         let output = host.turn()

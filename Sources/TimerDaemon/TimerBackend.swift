@@ -49,6 +49,9 @@ protocol TimerBackend: AnyObject {
     /// Fires what is due now: the timers that ended and the waits they answered; their
     /// notifications wait for ``takeNotifications()``.
     func fireDue() -> BackendFiring
+    /// Starts a turn of the loop: the firings of one turn, however many requests and slices it
+    /// has, are at most one slice of the backend's (a backlog waits for the next turns).
+    func beginTurn()
     /// The end of the requests of a turn, before its commit: what other writers did meanwhile
     /// (followed from the shared store's outbox) reaches this host's waits and subscribers.
     ///

@@ -68,6 +68,16 @@ public struct TimerService: Sendable {
     /// timers overdue at a resume are finished in slices with clients served between them (≥ 1;
     /// default 1,000, about 10–20 ms of work; docs/time.md).
     public var maximumFiringsPerCall = 1_000
+    /// The timers the current turn of timerd's loop may still finish: ``beginTurn()`` sets it to
+    /// ``maximumFiringsPerCall``, and every ``fireDueTimers()`` of the turn (before each request,
+    /// between slices of the turn's work, at the loop timer's wake-up) takes its firings from it.
+    /// So a backlog (a burst due at one instant, timers overdue at a resume) costs each turn one
+    /// slice, not one slice per request, and a request waits for at most that slice. `Int.max`
+    /// (the default, for a service no loop turns) leaves each call its own slice.
+    public var firingsLeftInTurn = Int.max
+
+    /// Starts a turn of timerd's loop: ``firingsLeftInTurn`` becomes one slice.
+    public mutating func beginTurn() { firingsLeftInTurn = maximumFiringsPerCall }
     /// The last `daemon.ping` result written, with the values it was written from (``pingResult()``).
     var pingCache: PingCache?
     /// The captured output of recent action runs, for `timer.runs` (TimerService+Runs.swift).
@@ -190,7 +200,8 @@ public struct TimerService: Sendable {
             return outcome
         }
         outcome.method = method
-        // Timers already due finish first, so no request sees (or pauses) a timer past its end.
+        // Timers already due finish first, so no request sees (or pauses) a timer past its end;
+        // in a backlog larger than a turn's slice (firingsLeftInTurn), the rest wait for later turns.
         let due = fireDueTimers()
         outcome.endings = due.endings
         outcome.wakeups = due.wakeups
@@ -237,12 +248,15 @@ public struct TimerService: Sendable {
         return outcome
     }
 
-    /// Finishes due timers (and steps groups), at most ``maximumFiringsPerCall`` of them, and builds
-    /// the replies for the waits they end.
+    /// Finishes due timers (and steps groups), at most ``maximumFiringsPerCall`` of them and no more
+    /// than ``firingsLeftInTurn``, and builds the replies for the waits they end.
     ///
     /// - Returns: the timers that ended and the replies to send.
     public mutating func fireDueTimers() -> (endings: [TimerEnding], wakeups: [(waiter: WaiterID, reply: [UInt8])]) {
-        let endings = engine.fireDueTimers(limit: maximumFiringsPerCall)
+        let limit = min(maximumFiringsPerCall, firingsLeftInTurn)
+        guard limit > 0 else { return ([], []) }
+        let endings = engine.fireDueTimers(limit: limit)
+        firingsLeftInTurn -= endings.count
         return (endings, routeEvents())
     }
 

@@ -56,29 +56,32 @@ final class Harness: @unchecked Sendable {
     func startDaemon(
         extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = []
     ) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.timerd)
-        process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
-        if !environment.isEmpty || !unsetting.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-                .filter { !unsetting.contains($0.key) }
-        }
-        _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: daemonLog)
-        process.standardOutput = FileHandle.nullDevice
         // Foundation's spawn can fail with EBADF when another test thread closes a descriptor while
-        // the child's descriptors are being set up (seen once in a full parallel run): try again, twice.
+        // the child's descriptors are being set up (seen once in a full parallel run): try again,
+        // twice, each time with a new Process (one that failed to launch is not launched again).
+        _ = FileManager.default.createFile(atPath: daemonLog, contents: nil)
         var attempt = 0
-        while true {
+        var launched: Process?
+        while launched == nil {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.timerd)
+            process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+            if !environment.isEmpty || !unsetting.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+                    .filter { !unsetting.contains($0.key) }
+            }
+            process.standardError = FileHandle(forWritingAtPath: daemonLog)
+            process.standardOutput = FileHandle.nullDevice
             do {
                 try process.run()
-                break
+                launched = process
             } catch let error as NSError
                 where attempt < 2 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EBADF)
             {
                 attempt += 1
             }
         }
+        guard let process = launched else { throw SystemFailure("timerd could not be spawned") }
         daemon = process
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

@@ -132,4 +132,37 @@ struct InProcessDaemonTests {
         // The 1 s timer ended after 1 s of the database's clock, not at once (the host reads +600 s).
         #expect(waited >= 0.9, "answered after \(waited) s")
     }
+
+    @Test("A burst of 2,500 timers due at once: one turn finishes 1,000 and answers the requests that came with it")
+    func burstInSlicesPerTurn() throws {
+        let clock = ManualClock(wall: Date(timeIntervalSince1970: 1_800_000_000))
+        let running = try Running { config, zone, configure in
+            try LocalBackend.open(
+                store: MemoryStore(), clock: clock, config: config, systemZone: zone, log: { _ in },
+                configureService: configure)
+        }
+        let starts = (1...2_500).map {
+            #"{"jsonrpc":"2.0","id":\#($0),"method":"timer.start","params":{"durations":[60]}}"#
+        }
+        for chunk in stride(from: 0, to: starts.count, by: 100) {
+            let lines = starts[chunk..<min(chunk + 100, starts.count)].joined(separator: "\n")
+            running.send(lines)
+            #expect(running.replies(100, turns: 200).count == 100)
+        }
+        clock.advance(bySeconds: 60)
+        let stats = #"{"jsonrpc":"2.0","id":"stats","method":"daemon.stats"}"#
+        running.send(#"{"jsonrpc":"2.0","id":"ping","method":"daemon.ping"}"#, stats)
+        // One turn: the ping and the stats are answered, and the turn finished exactly one slice,
+        // Daemon.firingsPerTurn = 1,000, of the 2,500 due (not one slice per request).
+        let first = running.replies(2, turns: 1)
+        #expect(first.map { $0["id"] as? String } == ["ping", "stats"])
+        #expect(Self.result(first.last)["firedTimers"] as? Int == 1_000)
+        // The next turns finish the rest, one slice each.
+        var fired = 0
+        for _ in 0..<20 where fired < 2_500 {
+            running.send(stats)
+            fired = Self.result(running.replies(1, turns: 5).first)["firedTimers"] as? Int ?? fired
+        }
+        #expect(fired == 2_500)
+    }
 }
