@@ -34,7 +34,8 @@ while let argument = arguments.popFirst() {
 func burstSeconds(count: Int) -> Double {
     let wall = Date(timeIntervalSince1970: 1_800_000_000)
     let clock = ManualClock(wall: wall)
-    var engine = TimerEngine(clock: clock, historyLimit: count)
+    // As deployed: the default history of 1,000 ended timers per user, 10,000 timers per user.
+    var engine = TimerEngine(clock: clock)
     engine.eventRecording = .buffered
     let due = wall.addingTimeInterval(60)
     for index in 0..<count {
@@ -53,11 +54,13 @@ func burstSeconds(count: Int) -> Double {
         while engine.hasDueTimers {
             fired += engine.fireDueTimers(limit: 1_000).count
             events += engine.takeEvents().count
-            changed += engine.takeChanges().updated.count
+            let changes = engine.takeChanges()
+            changed += changes.updated.count + changes.removed.count
         }
     }
-    // One `finished` event and one changed record per timer.
-    guard fired == count, events == count, changed == count else {
+    // One `finished` event per timer, and a journal change for each (its record, or its removal
+    // when the history limit dropped it in the same slice).
+    guard fired == count, events == count, changed >= count else {
         FileHandle.standardError.write(
             Data("EngineBenchmark: fired \(fired), events \(events), changes \(changed) of \(count)\n".utf8))
         exit(1)
