@@ -286,6 +286,9 @@ extension CommandTable {
                 ["--heartbeat"],
                 help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
             OptionSpec(
+                ["--wake"],
+                help: "wake the machine from suspend when the timer ends (needs timerd with CAP_WAKE_ALARM)"),
+            OptionSpec(
                 ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
                 help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
             OptionSpec(
