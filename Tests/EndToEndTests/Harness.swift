@@ -53,12 +53,21 @@ final class Harness: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: variables added to the test's own environment (`TIMERD_BOOT_ID`).
     ///   - unsetting: variables removed from it (`TZ`, whose empty value means UTC, not unset).
+    ///   - launcher: a program and its arguments that exec timerd (`setpriv` dropping a capability),
+    ///     or empty to run timerd itself.
     func startDaemon(
-        extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = []
+        extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = [],
+        launcher: [String] = []
     ) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.timerd)
-        process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+        let arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [Self.timerd] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.timerd)
+            process.arguments = arguments
+        }
         if !environment.isEmpty || !unsetting.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
                 .filter { !unsetting.contains($0.key) }
