@@ -75,6 +75,7 @@ struct AbsoluteTime: Equatable {
             line += timer.endsAt ?? text
         }
         line += ", in \(DurationFormatter.compact(seconds: timer.remaining.rounded()))"
+        line += StatusTable.wakeNote(timer)
         if let adjustment = timer.resolvedAt?.adjustment, adjustment != "exact" { line += "; \(text) \(adjustment)" }
         return line + "\n"
     }

@@ -286,6 +286,9 @@ extension CommandTable {
                 ["--heartbeat"],
                 help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
             OptionSpec(
+                ["--wake"],
+                help: "wake the machine from suspend when the timer ends (needs timerd with CAP_WAKE_ALARM)"),
+            OptionSpec(
                 ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
                 help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
             OptionSpec(
@@ -318,37 +321,40 @@ extension CommandTable {
                 [
                     .argument("DURATION"), .option("--loops", isOptional: true), .option("--name", isOptional: true),
                     .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                    .option("--wake", isOptional: true),
                 ],
                 summary: "start a timer; several durations make a group, --loops repeats it"),
             Usage(
                 [
                     .text("DURATION"), .option("--heartbeat", isOptional: false), .option("--name", isOptional: true),
                     .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                    .option("--wake", isOptional: true),
                 ], summary: "start a heartbeat timer, a dead-man switch ('beat')"),
             Usage(
                 [
                     .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
-                    .option("--notify", isOptional: true),
+                    .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                 ], summary: "start a timer that ends at a wall-clock time"),
             Usage(
                 [
                     .option("--pick", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
-                    .option("--notify", isOptional: true),
+                    .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                 ], summary: "start a timer that ends at a time picked in the terminal"),
             Usage(
                 [
                     .option("--on", isOptional: false), .option("--name", isOptional: true),
                     .text("[--persistent|--skip-missed]"), .option("--randomized-delay", isOptional: true),
                     .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                    .option("--wake", isOptional: true),
                 ], summary: "start a recurring timer on a calendar expression"),
             Usage(
                 [
                     .option("--every", isOptional: false), .option("--from", isOptional: true),
                     .option("--name", isOptional: true), .text("[--persistent|--skip-missed]"),
                     .option("--randomized-delay", isOptional: true), .option("--exec", isOptional: true),
-                    .option("--notify", isOptional: true),
+                    .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                 ], summary: "start a recurring timer every DURATION"),
         ],
         discussion: """
@@ -387,6 +393,12 @@ extension CommandTable {
             more often than DURATION, each beat starts DURATION again from now, and the timer
             finishes (running its --exec or --notify alert) only when no beat came for a whole
             DURATION. status shows its beats. Takes one DURATION; not with --at, --on, --every.
+            With --wake timerd arms an alarm clock that wakes the machine from suspend when
+            the timer ends (each elapse of --on/--every), as systemd's WakeSystem= does; status
+            marks it 'wake'. It needs a timerd with CAP_WAKE_ALARM: the system one has it
+            (timerctl --socket /run/timerd/timerd.sock start ... --wake); a user timerd
+            refuses --wake. Without a wake-capable RTC the timer fires at resume. See
+            docs/time.md.
             """)
 
     private static let wait = CommandSpec(

@@ -342,10 +342,13 @@ struct StartParams: RequestParams, Sendable {
     var isHeartbeat = false
     /// `--loops N`: `"loops":N`, sent only when given.
     var loops: Int?
+    /// `--wake`: `"wake":true`, sent only when set.
+    var isWake = false
     var jsonMembers: [String] {
         [#""durations":["# + durations.map(RequestJSON.number).joined(separator: ",") + "]"]
             + (name.map { [#""name":"# + RequestJSON.string($0)] } ?? []) + (action.map { [$0.jsonMember] } ?? [])
             + (isHeartbeat ? [#""heartbeat":true"#] : []) + (loops.map { [#""loops":\#($0)"#] } ?? [])
+            + (isWake ? [#""wake":true"#] : [])
     }
 }
 
@@ -355,12 +358,15 @@ struct StartAtParams: RequestParams, Sendable {
     var minuteInterval: Int?
     var name: String?
     var action: ActionRequest?
+    /// `--wake`: `"wake":true`, sent only when set.
+    var isWake = false
     var jsonMembers: [String] {
         var members = [#""at":"# + RequestJSON.string(at)]
         if let action { members.append(action.jsonMember) }
         if let timeZone { members.append(#""timeZone":"# + RequestJSON.string(timeZone)) }
         if let minuteInterval { members.append(#""minuteInterval":"# + String(minuteInterval)) }
         if let name { members.append(#""name":"# + RequestJSON.string(name)) }
+        if isWake { members.append(#""wake":true"#) }
         return members
     }
 }
@@ -375,6 +381,8 @@ struct StartRecurringParams: RequestParams, Sendable {
     var randomizedDelay: Double?
     var name: String?
     var action: ActionRequest?
+    /// `--wake`: `"wake":true`, sent only when set.
+    var isWake = false
 
     /// Checks what can be checked locally (durations, the --from time) before anything is sent; the
     /// expression itself is parsed by timerd, whose error names the token and its offset.
@@ -420,6 +428,7 @@ struct StartRecurringParams: RequestParams, Sendable {
         if let randomizedDelay { members.append(#""randomizedDelay":"# + RequestJSON.number(randomizedDelay)) }
         if skipMissed { members.append(#""skipMissed":true"#) }
         if let timeZone { members.append(#""timeZone":"# + RequestJSON.string(timeZone)) }
+        if isWake { members.append(#""wake":true"#) }
         return members
     }
 }

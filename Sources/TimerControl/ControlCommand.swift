@@ -167,6 +167,7 @@ public enum ControlCommand {
         case .start:
             if var recurring {
                 recurring.action = action
+                recurring.isWake = options.wake
                 let timer = try client.call(.timerStart, recurring, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
@@ -176,7 +177,7 @@ public enum ControlCommand {
             } else if let deadline {
                 let params = StartAtParams(
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
-                    name: options.name, action: action)
+                    name: options.name, action: action, isWake: options.wake)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
@@ -186,7 +187,7 @@ public enum ControlCommand {
             } else {
                 let params = StartParams(
                     durations: durations, name: options.name, action: action, isHeartbeat: options.heartbeat,
-                    loops: options.loops)
+                    loops: options.loops, isWake: options.wake)
                 let timer = try client.call(.timerStart, params, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }

@@ -25,6 +25,8 @@ public struct ControlOptions: Sendable, Equatable {
     public var notify = false
     /// `--heartbeat` for `start DURATION`: a heartbeat timer, which `beat` re-arms (a dead-man switch).
     public var heartbeat = false
+    /// `--wake` for `start`: the timer wakes the machine from suspend at its end (`"wake":true`).
+    public var wake = false
     /// `--loops N` for `start DURATION...`: the group runs N times, one loop after the other (timerd checks
     /// that the loops make at most `TimerLimits.maximumGroupSize` steps).
     public var loops: Int?
@@ -130,6 +132,7 @@ public struct ControlOptions: Sendable, Equatable {
             exec = value
         case "--notify": notify = true
         case "--heartbeat": heartbeat = true
+        case "--wake": wake = true
         case "--loops":
             guard let count = Int(value), count >= 1 else {
                 throw .usage("--loops must be a whole number of loops, 1 or more, got \"\(value)\"", verb: verb)
@@ -180,6 +183,7 @@ public struct ControlOptions: Sendable, Equatable {
         if options.exec != nil && verb != .start { throw .usage(onlyFor("--exec"), verb: verb) }
         if options.notify && verb != .start { throw .usage(onlyFor("--notify"), verb: verb) }
         if options.heartbeat && verb != .start { throw .usage(onlyFor("--heartbeat"), verb: verb) }
+        if options.wake && verb != .start { throw .usage(onlyFor("--wake"), verb: verb) }
         if options.loops != nil && verb != .start { throw .usage(onlyFor("--loops"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }

@@ -12,6 +12,7 @@ enum StatusTable {
     /// aggregate and `step i/n` for the child that runs. REMAINING is ``DurationFormatter/countdown(seconds:)``
     /// (`2d 03:04:05` from a day on); END is the local end time of a running timer (`-` otherwise),
     /// and the column is left out when no timer listed has an end time (only paused or ended ones).
+    /// A timer started with `--wake` has `wake` after its progress.
     ///
     /// - Parameters:
     ///   - timers: the timers, in the order to list them.
@@ -33,8 +34,9 @@ enum StatusTable {
             var row = [
                 timer.id, timer.name ?? "-", timer.state.rawValue,
                 DurationFormatter.countdown(seconds: timer.remaining),
-                timer.recurrence.map { recurrenceText($0, now: now, clock: clock) }
-                    ?? timer.heartbeat.map { heartbeatText($0, now: now, clock: clock) } ?? progressText(timer),
+                (timer.recurrence.map { recurrenceText($0, now: now, clock: clock) }
+                    ?? timer.heartbeat.map { heartbeatText($0, now: now, clock: clock) } ?? progressText(timer))
+                    + (timer.wake == true ? "  wake" : ""),
             ]
             if showsEnd { row.insert(timer.recurrence == nil ? endText(timer, now: now, clock: clock) : "-", at: 4) }
             if showsNext { row.insert(nextText(timer, now: now, clock: clock), at: 4) }
@@ -100,8 +102,12 @@ enum StatusTable {
         }
         let next = recurrence.nextElapse ?? "never"
         return "started \(label): \(rule), next elapse \(next), in "
-            + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + "\n"
+            + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + wakeNote(timer) + "\n"
     }
+
+    /// `, wakes the machine` for a timer started with `--wake`, else nothing: the end of a start's
+    /// confirmation.
+    static func wakeNote(_ timer: TimerInfo) -> String { timer.wake == true ? ", wakes the machine" : "" }
 
     /// `[####----]  24%`, and for a group `  step 2/4 (5m)`.
     static func progressText(_ timer: TimerInfo) -> String {
@@ -148,7 +154,7 @@ enum StatusTable {
         case .start:
             let steps = timer.children.map { $0.map { DurationFormatter.compact(seconds: $0.duration) } }
             let what = steps?.joined(separator: " + ") ?? DurationFormatter.compact(seconds: timer.duration)
-            return "started \(label): \(timer.heartbeat == nil ? "" : "heartbeat ")\(what)\n"
+            return "started \(label): \(timer.heartbeat == nil ? "" : "heartbeat ")\(what)\(wakeNote(timer))\n"
         case .stop:
             return "stopped \(label) with \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .pause:

@@ -39,6 +39,7 @@ extension Daemon {
     func turn(_ events: inout [(token: UInt64, events: Epoll.Events)], maximumWait: Int32? = nil) -> Bool {
         backend.beginTurn()
         rearmTimer()
+        rearmWakeAlarms()
         var timeout = nextWakeTimeout()
         if let maximumWait { timeout = timeout < 0 ? maximumWait : min(timeout, maximumWait) }
         do {
@@ -57,6 +58,7 @@ extension Daemon {
             case Self.wallClockToken: wallClockStepped()
             case Self.backendToken: fireTimers()
             case Self.metricsToken: acceptScrapes()
+            case Self.bootAlarmToken, Self.wallAlarmToken: wakeAlarmExpired(token)
             // No action running (the usual case): the token is a client's, with no look-ups.
             default: if runningActions.isEmpty || !handleActionEvent(token) { serve(token, ready) }
             }
@@ -87,6 +89,8 @@ extension Daemon {
             metrics.recordRequest(method, nanoseconds: Syscall.bootTimeNanoseconds() - started)
         }
         watchBackendDescriptor()  // a request may have reconnected to the database
+        // A change re-arms the alarm clocks before its reply can go out (O(1) without wake timers).
+        if outcome.changedState { rearmWakeAlarms() }
         if let reply = outcome.reply {
             hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
         } else if let listing = outcome.listing {
@@ -243,6 +247,9 @@ extension Daemon {
         case .refused(let message): refuseHeldChanges(message)
         case .lost: closeHeldConnections()
         }
+        // The alarm clocks follow the committed state before any reply acknowledges it: a client
+        // told that a wake timer started or stopped finds the alarm armed or disarmed.
+        rearmWakeAlarms()
         if !deferredWakeups.isEmpty {
             let wakeups = deferredWakeups
             deferredWakeups.removeAll()

@@ -40,6 +40,9 @@ public final class Daemon {
     var watchedGeneration = 0
     let epoll: Epoll
     let bootTimer: BootTimer
+    /// The alarm timers that wake the machine for wake-marked timers; `nil` when they could not be
+    /// created (no `CAP_WAKE_ALARM`), and `timer.start` with `wake` is refused.
+    let wakeAlarms: WakeAlarmClocks?
     let wallClock: WallClockWatch
     /// Watches the system zone's file, so that calendar timers that follow the system zone are
     /// re-timed when it changes; `nil` when its directory cannot be watched (logged).
@@ -162,7 +165,12 @@ public final class Daemon {
         zoneTZ = UnsafeTZ.original ?? environment["TZ"]
         let systemZone = SystemZone.detect(tz: zoneTZ, localtime: zonePath)
         if let warning = systemZone.warning { log("warning: \(warning)") }
+        // Tried once: without CAP_WAKE_ALARM the kernel refuses alarm clocks, and wake is refused.
+        let (wakeAlarms, wakeRefusal) = Self.openWakeAlarms()
+        self.wakeAlarms = wakeAlarms
+        if let wakeRefusal { log("timer.start with wake will be refused: \(wakeRefusal)") }
         let configureService = { (service: inout TimerService) in
+            service.wakeRefusal = wakeRefusal
             service.localTimeResolver = LocalTimes.resolver
             service.zoneResolver = { name in try LocalTimes.zone(named: name).zone }
             service.daemonUID = getuid()
@@ -239,6 +247,7 @@ public final class Daemon {
         try epoll.add(bootTimer.descriptor, interest: .readable, token: Self.timerToken)
         try epoll.add(signals.readEnd, interest: .readable, token: Self.signalToken)
         try epoll.add(wallClock.descriptor, interest: .readable, token: Self.wallClockToken)
+        try watchWakeAlarms()
         watchBackendDescriptor()
         self.listener = .some(listener)
         // 7. The metrics endpoint, when asked for (after the control socket: a daemon that cannot

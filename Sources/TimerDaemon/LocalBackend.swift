@@ -25,6 +25,8 @@ final class LocalBackend: TimerBackend {
     var actionsAwaitingCommit: [TimerEngine.DueAction] = []
     /// On-finish runs whose record is durable, for the action runner.
     var startableActions: [TimerEngine.DueAction] = []
+    /// The wake-marked timers, for the alarm timers (``wakeDeadlines()``).
+    var wakeBook: WakeAlarmBook
 
     /// The first wait before retrying a refused commit, in nanoseconds (250 ms); it doubles after
     /// each further refusal up to 10 s.
@@ -82,6 +84,7 @@ final class LocalBackend: TimerBackend {
         self.service = service
         self.store = store
         self.log = log
+        self.wakeBook = WakeAlarmBook(engine: service.engine)
     }
 
     // MARK: Requests
@@ -122,6 +125,8 @@ final class LocalBackend: TimerBackend {
     var sliceDeadline: Int64? { service.engine.nextDeadline?.nanoseconds }
 
     func beginTurn() { service.beginTurn() }
+
+    func wakeDeadlines() -> WakeAlarmBook.Deadlines { wakeBook.deadlines(in: service.engine) }
 
     func fireDue() -> BackendFiring {
         let (endings, wakeups) = service.fireDueTimers()
@@ -193,6 +198,7 @@ final class LocalBackend: TimerBackend {
             var durable = try store.durableState()
             durable.nextID = max(durable.nextID, service.engine.snapshot.nextID)
             _ = service.engine.restore(durable, sameBoot: true)
+            wakeBook = WakeAlarmBook(engine: service.engine)
             stateIsDirty = true
             return .refused(message: "\(error)")
         } catch let readError {

@@ -131,6 +131,9 @@ final class SharedBackend: TimerBackend {
     func beginTurn() {}
 
     /// Claims and completes what is due, follows the outbox, and answers the waits it ends.
+    /// None: shared mode refuses wake-marked timers (`SharedHost.startParameters`).
+    func wakeDeadlines() -> WakeAlarmBook.Deadlines { WakeAlarmBook.Deadlines() }
+
     func fireDue() -> BackendFiring {
         let output = host.turn()
         if !output.notifications.isEmpty { notifications += output.notifications }

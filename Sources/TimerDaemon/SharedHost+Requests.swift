@@ -233,6 +233,14 @@ extension SharedHost {
                 "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
                     + "shared mode starts countdowns, groups, sequences and \"at\" timers")
         }
+        // Wake-marked timers need every host to arm an alarm clock; the shared schema has no mark yet.
+        if let wake = params["wake"], wake != .null, wake != .bool(false) {
+            throw RPCError(
+                .methodNotFound,
+                "wake-marked timers (\"wake\" of timer.start) are not available in shared mode (timerd --shared): "
+                    + "the shared schema does not store the mark and its hosts arm no alarm clock; "
+                    + "start them on a one-host timerd (timerctl --socket /run/timerd/timerd.sock start … --wake)")
+        }
         try TimerService.allowOnly(
             ["action", "at", "durations", "heartbeat", "loops", "minuteInterval", "name", "timeZone"], in: params,
             method: .timerStart)

@@ -46,6 +46,9 @@ protocol TimerBackend: AnyObject {
     /// The boot-time instant of the next deadline the loop may fire between two slices of a turn
     /// (``fireDue()``), or `nil` when none is known or the backend fires only at ``nextWake``.
     var sliceDeadline: Int64? { get }
+    /// The earliest deadlines of the live wake-marked timers (`--wake`), per alarm clock, which the
+    /// loop arms its alarm timers for at the top of each turn.
+    func wakeDeadlines() -> WakeAlarmBook.Deadlines
     /// Fires what is due now: the timers that ended and the waits they answered; their
     /// notifications wait for ``takeNotifications()``.
     func fireDue() -> BackendFiring

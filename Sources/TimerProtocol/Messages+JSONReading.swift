@@ -216,6 +216,7 @@ extension TimerInfo: JSONReadable {
         heartbeat = try object.optional("heartbeat").map { value throws(JSONShapeError) in
             try HeartbeatInfo(json: value)
         }
+        wake = try object.optionalBool("wake")
     }
 }
 

@@ -10,7 +10,7 @@ extension TimerInfo {
         // Each key is written with its quotes and colon (and the comma before it) in one `raw`
         // append: four appends per key with `key(_:)` were 7 % of a pipelined start in callgrind
         // Keys in sorted order: children, createdAt, currentChild, duration, elapsed,
-        // endedAt, endsAt, heartbeat, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state.
+        // endedAt, endsAt, heartbeat, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state, wake.
         writer.bytes.append(UInt8(ascii: "{"))
         if let children {
             writer.raw(#""children":"#)
@@ -66,6 +66,7 @@ extension TimerInfo {
         if let startedAt { field(#""startedAt":"#, startedAt, &writer) }
         writer.raw(#""state":"#)
         writer.string(state.rawValue)
+        if let wake { writer.raw(wake ? #","wake":true"# : #","wake":false"#) }
         writer.bytes.append(UInt8(ascii: "}"))
     }
 

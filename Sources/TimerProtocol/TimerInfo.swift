@@ -6,7 +6,7 @@ import TimerModel
 /// duration, run one after another; its own figures are the aggregate. The JSON keys are the
 /// property names; `name` is always present (`null` when unnamed); `children` and
 /// `currentChild` appear only for groups, `endsAt` only while running, `endedAt` only once the timer ended,
-/// `missed` only when true, `heartbeat` only for heartbeat timers.
+/// `missed` only when true, `heartbeat` only for heartbeat timers, `wake` only when true.
 public struct TimerInfo: Sendable, Codable, Hashable {
     /// The id: decimal digits for a timer (`"3"`), `"3.1"` … for a group's children (1-based).
     public var id: String
@@ -43,6 +43,9 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     public var recurrence: RecurrenceInfo?
     /// For a heartbeat timer (`--heartbeat`): its beats; absent for any other timer.
     public var heartbeat: HeartbeatInfo?
+    /// `true` for a timer started with `--wake` (`"wake": true` of `timer.start`): the daemon arms an
+    /// alarm clock that resumes the machine from suspend at its end; absent otherwise.
+    public var wake: Bool?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -68,7 +71,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children, resolvedAt, recurrence, heartbeat
+        case currentChild, children, resolvedAt, recurrence, heartbeat, wake
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -91,6 +94,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(resolvedAt, forKey: .resolvedAt)
         try container.encodeIfPresent(recurrence, forKey: .recurrence)
         try container.encodeIfPresent(heartbeat, forKey: .heartbeat)
+        try container.encodeIfPresent(wake, forKey: .wake)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -57,7 +57,7 @@ extension TimerService {
     /// The reply line to a request answered with one timer, `{"id":…,"jsonrpc":"2.0","result":{…}}`:
     /// the same bytes as ``resultLine(id:resultJSON:)`` of ``json(_:resolvedAt:)``, in one buffer.
     ///
-    /// A plain timer (no children, no recurrence, no heartbeat, no resolved local time: every
+    /// A plain timer (no children, no recurrence, no heartbeat, no wake mark, no resolved local time: every
     /// `timer.start` with `durations` alone) is written straight from the snapshot
     /// (``writePlain(_:to:)``), without a `TimerInfo` and its strings; any other goes through
     /// `TimerInfo.write`. Building the reply
@@ -77,7 +77,9 @@ extension TimerService {
         writer.raw(#"{"id":"#)
         id.write(to: &writer)
         writer.raw(#","jsonrpc":"2.0","result":"#)
-        if snapshot.children.isEmpty, snapshot.recurrence == nil, snapshot.heartbeat == nil, resolvedAt == nil {
+        if snapshot.children.isEmpty, snapshot.recurrence == nil, snapshot.heartbeat == nil, !snapshot.wake,
+            resolvedAt == nil
+        {
             try writePlain(snapshot, to: &writer)
         } else {
             var info = TimerInfo(snapshot, timestamps: &timestamps)
@@ -89,10 +91,10 @@ extension TimerService {
     }
 
     /// Writes what `TimerInfo(snapshot).write(to:)` writes for a timer without children, recurrence,
-    /// heartbeat or resolved local time, member for member in its sorted order (`createdAt`,
+    /// heartbeat, wake mark or resolved local time, member for member in its sorted order (`createdAt`,
     /// `duration`, `elapsed`, `endedAt`, `endsAt`, `id`, `missed`, `name`, `progress`, `remaining`,
     /// `startedAt`, `state`; `TimerInfo(_:timestamps:)` leaves `currentChild`, `children`,
-    /// `heartbeat` and `recurrence` out for such a timer, and `missed` unless it is true).
+    /// `heartbeat`, `recurrence` and `wake` out for such a timer, and `missed` unless it is true).
     ///
     /// - Throws: `JSONBytesWriter.NonFiniteNumber` for a NaN or infinite figure.
     private mutating func writePlain(_ snapshot: TimerSnapshot, to writer: inout JSONBytesWriter)

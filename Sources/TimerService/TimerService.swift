@@ -111,6 +111,12 @@ public struct TimerService: Sendable {
     /// `nil` accepts every absolute path.
     public var directoryChecker: (@Sendable (_ path: String) -> String?)?
 
+    /// Why this daemon cannot wake the machine from suspend (it could not create an alarm clock:
+    /// man timerfd_create(2) refuses `CLOCK_BOOTTIME_ALARM` without `CAP_WAKE_ALARM`), as the
+    /// message `timer.start` with `"wake": true` is refused with (`-32602`); `nil` (the default)
+    /// accepts `wake`.
+    public var wakeRefusal: String?
+
     /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
     /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
     /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
@@ -346,7 +352,7 @@ public struct TimerService: Sendable {
             try Self.allowOnly(
                 [
                     "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
-                    "on", "randomizedDelay", "skipMissed", "timeZone",
+                    "on", "randomizedDelay", "skipMissed", "timeZone", "wake",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -357,11 +363,12 @@ public struct TimerService: Sendable {
             let quota = context.seesAll ? nil : quota
             let loops = try Self.loops(params)
             let action = try self.action(params["action"], context: context)
-            let actionText = action.map { "; " + actionNote($0) } ?? ""
+            let wake = try wakeMark(params)
+            let actionText = (action.map { "; " + actionNote($0) } ?? "") + (wake ? "; wakes the machine" : "")
             if try Self.isHeartbeat(params) {
                 let seconds = try Self.heartbeatDuration(params)
                 let snapshot = try engine.start(
-                    heartbeat: seconds, name: name, owner: context.uid, quota: quota, action: action)
+                    heartbeat: seconds, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
                 let event =
                     "started heartbeat timer \(snapshot.label), \(DurationFormatter.compact(seconds: seconds))"
                     + actionText
@@ -369,7 +376,7 @@ public struct TimerService: Sendable {
             }
             if let request = try recurrenceRequest(params) {
                 let snapshot = try engine.start(
-                    recurring: request, name: name, owner: context.uid, quota: quota, action: action)
+                    recurring: request, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
                 let rule = snapshot.recurrence?.recurrence.ruleText ?? ""
                 let next = snapshot.endsAt.map { ISO8601.string(from: $0) } ?? "never"
                 let event = "started recurring timer \(snapshot.label), \(rule), next elapse \(next)" + actionText
@@ -377,13 +384,13 @@ public struct TimerService: Sendable {
             }
             if let (deadline, resolution) = try absoluteDeadline(params) {
                 let snapshot = try engine.start(
-                    at: deadline, name: name, owner: context.uid, quota: quota, action: action)
+                    at: deadline, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
                 let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
                 return .line(try startReply(id, snapshot, resolvedAt: resolution), changed: true, event: event)
             }
             let durations = try Self.repeated(Self.durations(params["durations"]), loops: loops)
             let snapshot = try engine.start(
-                durations: durations, name: name, owner: context.uid, quota: quota, action: action)
+                durations: durations, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
             // The same text as "started timer \(label), \(durations joined by spaces)\(actionText)",
             // written as UTF-8 bytes and made a String once: the interpolation and concatenations
             // appended piece by piece and were a tenth of a pipelined start in callgrind.

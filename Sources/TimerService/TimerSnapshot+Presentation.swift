@@ -31,6 +31,7 @@ extension TimerInfo {
                         duration: child.duration, remaining: child.remaining, elapsed: child.elapsed,
                         progress: child.progress)
                 } : nil)
+        if snapshot.wake { wake = true }
         if let heartbeat = snapshot.heartbeat {
             self.heartbeat = HeartbeatInfo(
                 beatCount: Int(clamping: heartbeat.beatCount),

@@ -154,6 +154,68 @@ public final class BootTimer {
     }
 }
 
+/// A `timerfd` on an alarm clock (man timerfd_create(2)): `CLOCK_BOOTTIME_ALARM` or
+/// `CLOCK_REALTIME_ALARM`, which count like `CLOCK_BOOTTIME` and `CLOCK_REALTIME` and, armed, also
+/// program the real-time clock so that the machine resumes from suspend at the deadline (what
+/// systemd's `WakeSystem=` uses). The kernel refuses to create one with `EPERM` unless the process
+/// has `CAP_WAKE_ALARM` (man capabilities(7)). On a machine whose RTC cannot wake it the timer still
+/// arms and expires, but nothing resumes the machine.
+public final class AlarmTimer {
+    /// Which alarm clock.
+    public enum Clock: Sendable, Hashable {
+        /// `CLOCK_BOOTTIME_ALARM` (9 in linux/time.h): deadlines in nanoseconds of the boot-time clock.
+        case bootTime
+        /// `CLOCK_REALTIME_ALARM` (8 in linux/time.h): deadlines in nanoseconds since 1970 on the wall clock.
+        case wallClock
+
+        /// The clock id as linux/time.h numbers it.
+        public var clockID: Int32 { self == .bootTime ? Int32(CLOCK_BOOTTIME_ALARM) : Int32(CLOCK_REALTIME_ALARM) }
+        /// The clock's name in man clock_gettime(2).
+        public var name: String { self == .bootTime ? "CLOCK_BOOTTIME_ALARM" : "CLOCK_REALTIME_ALARM" }
+    }
+
+    /// The clock it counts on.
+    public let clock: Clock
+    /// The timer descriptor (non-blocking, close-on-exec); readable once the deadline passed.
+    public let descriptor: FileDescriptor
+
+    /// Creates a disarmed alarm timer.
+    ///
+    /// - Parameter clock: the alarm clock.
+    /// - Throws: ``SystemError`` from `timerfd_create`: `EPERM` (``Errno/notPermitted``) without
+    ///   `CAP_WAKE_ALARM`, `EINVAL` on a kernel without alarm timers.
+    public init(_ clock: Clock) throws(SystemError) {
+        self.clock = clock
+        let id = clock.clockID
+        descriptor = FileDescriptor(
+            adopting: try Syscall.retrying(
+                "timerfd_create(\(clock.name))", { timerfd_create(id, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }))
+    }
+
+    /// Arms the timer to expire at `nanoseconds` on its clock (absolute, `TFD_TIMER_ABSTIME`), or
+    /// disarms it for `nil`. A deadline already past expires at once.
+    ///
+    /// - Parameter nanoseconds: the deadline: boot-time nanoseconds for ``Clock/bootTime``,
+    ///   nanoseconds since 1970-01-01T00:00:00Z for ``Clock/wallClock``.
+    /// - Throws: ``SystemError`` from `timerfd_settime`.
+    public func arm(atNanoseconds nanoseconds: Int64?) throws(SystemError) {
+        var spec = itimerspec()
+        if let nanoseconds {
+            let clamped = max(1, nanoseconds)
+            spec.it_value = timespec(tv_sec: Int(clamped / 1_000_000_000), tv_nsec: Int(clamped % 1_000_000_000))
+        }
+        let fd = descriptor.rawValue
+        try Syscall.retrying(
+            "timerfd_settime(\(clock.name))", { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) })
+    }
+
+    /// Reads and discards the expiry count, so the descriptor stops being readable.
+    public func drain() {
+        var count: UInt64 = 0
+        _ = try? withUnsafeMutableBytes(of: &count) { raw throws(SystemError) in try descriptor.read(into: raw) }
+    }
+}
+
 /// Notices wall-clock steps: a `CLOCK_REALTIME` timerfd armed far in the future with
 /// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET` becomes readable, and its `read` fails with
 /// `ECANCELED`, whenever the wall clock is set discontinuously (settimeofday, an NTP step) and on

@@ -44,6 +44,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let notSocket = Errno(rawValue: ENOTSOCK)
     /// `ECANCELED`: the operation was cancelled (a `TFD_TIMER_CANCEL_ON_SET` timerfd after a clock step).
     public static let canceled = Errno(rawValue: ECANCELED)
+    /// `EPERM`: the operation needs a privilege (a capability) the process lacks.
+    public static let notPermitted = Errno(rawValue: EPERM)
     /// `EPIPE`: the peer closed its end (delivered as an error because `SIGPIPE` is ignored).
     public static let brokenPipe = Errno(rawValue: EPIPE)
     /// `EBADF`: not an open descriptor — a bug in the caller, never the input's fault.

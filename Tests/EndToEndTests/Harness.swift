@@ -53,9 +53,13 @@ final class Harness: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: variables added to the test's own environment (`TIMERD_BOOT_ID`).
     ///   - unsetting: variables removed from it (`TZ`, whose empty value means UTC, not unset).
+    ///   - launcher: a program and its arguments that exec timerd (`setpriv` dropping a capability),
+    ///     or empty to run timerd itself.
     func startDaemon(
-        extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = []
+        extraArguments: [String] = [], environment: [String: String] = [:], unsetting: Set<String> = [],
+        launcher: [String] = []
     ) throws {
+        let arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
         // Foundation's spawn can fail with EBADF when another test thread closes a descriptor while
         // the child's descriptors are being set up (seen once in a full parallel run): try again,
         // twice, each time with a new Process (one that failed to launch is not launched again).
@@ -64,8 +68,13 @@ final class Harness: @unchecked Sendable {
         var launched: Process?
         while launched == nil {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.timerd)
-            process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + extraArguments
+            if let program = launcher.first {
+                process.executableURL = URL(fileURLWithPath: program)
+                process.arguments = Array(launcher.dropFirst()) + [Self.timerd] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: Self.timerd)
+                process.arguments = arguments
+            }
             if !environment.isEmpty || !unsetting.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
                     .filter { !unsetting.contains($0.key) }

@@ -66,14 +66,14 @@ struct CommandTableTests {
         // Expected: the usage lines of the golden help files.
         #expect(
             HelpText.usageLine(.start)
-                == "timerctl start DURATION... [--loops N] [--name NAME] [--exec CMD] [--notify]\n"
-                + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify]\n"
-                + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
-                + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
+                == "timerctl start DURATION... [--loops N] [--name NAME] [--exec CMD] [--notify] [--wake]\n"
+                + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify] [--wake]\n"
+                + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify] [--wake]"
+                + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify] [--wake]"
                 + "\n       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed]"
-                + " [--randomized-delay DURATION] [--exec CMD] [--notify]"
+                + " [--randomized-delay DURATION] [--exec CMD] [--notify] [--wake]"
                 + "\n       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed]"
-                + " [--randomized-delay DURATION] [--exec CMD] [--notify]"
+                + " [--randomized-delay DURATION] [--exec CMD] [--notify] [--wake]"
         )
         #expect(HelpText.usageLine(.status) == "timerctl status [ID|NAME] [--all]")
         #expect(HelpText.usageLine(.help) == "timerctl help [COMMAND]")

@@ -194,9 +194,12 @@ struct TimerServiceTests {
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"name":5}}"#,
             message: #""name" of timer.start must be a string, got number"#),
         ParamsCase(
+            request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"wake":"yes"}}"#,
+            message: #""wake" of timer.start must be a boolean, got string"#),
+        ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, randomizedDelay, skipMissed, timeZone"#
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, randomizedDelay, skipMissed, timeZone, wake"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,
@@ -550,5 +553,38 @@ extension JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
+    }
+}
+
+/// `"wake"` of `timer.start`: the mark in the reply, and the refusal of a daemon that cannot wake.
+@Suite("TimerService wake mark")
+struct TimerServiceWakeTests {
+    @Test("wake: true starts a marked timer whose reply ends with \"wake\":true; false and null start an unmarked one")
+    func marked() throws {
+        var harness = ServiceHarness()
+        let marked = harness.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[600],"wake":true}}"#)
+        // The sorted members end with state, then wake (TimerInfo+JSONWriting.swift).
+        #expect(try text(marked.reply).hasSuffix(#""state":"running","wake":true}}"#))
+        #expect(harness.service.engine.snapshot(ofTimer: 1)?.wake == true)
+        for value in ["false", "null"] {
+            let plain = harness.send(
+                #"{"jsonrpc":"2.0","id":2,"method":"timer.start","params":{"durations":[600],"wake":"# + value + "}}")
+            #expect(try !text(plain.reply).contains("wake"), "\(value)")
+        }
+    }
+
+    @Test("a service with a wake refusal answers -32602 with its text and starts nothing")
+    func refused() throws {
+        var harness = ServiceHarness()
+        let reason = "this timerd cannot wake the machine: it lacks CAP_WAKE_ALARM"
+        harness.service.wakeRefusal = reason
+        let outcome = harness.send(
+            #"{"jsonrpc":"2.0","id":3,"method":"timer.start","params":{"at":"2026-11-29T16:00:00Z","wake":true}}"#)
+        #expect(try json(outcome.reply) == errorReply(id: .number(3), .invalidParams, reason))
+        #expect(harness.service.engine.liveCount == 0)
+        // Without wake the same daemon starts timers.
+        let plain = harness.send(#"{"jsonrpc":"2.0","id":4,"method":"timer.start","params":{"durations":[60]}}"#)
+        #expect(try timerResult(plain.reply).state == .running)
     }
 }

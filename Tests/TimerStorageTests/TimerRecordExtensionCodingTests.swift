@@ -208,3 +208,55 @@ struct HeartbeatExtensionCodingTests {
         }
     }
 }
+
+/// Tag 4, the wake mark: its one byte, round trips and damage.
+@Suite("The extension trailer's wake mark (tag 4)")
+struct WakeExtensionCodingTests {
+    /// The finished timer with its action, marked to wake the machine.
+    private static let marked: TimerRecord = {
+        var record = finishedWithAction
+        record.isWake = true
+        return record
+    }()
+
+    @Test("Its bytes follow the action's: tag 4, length 1, version 1")
+    func bytes() throws {
+        let bytes = Self.marked.binaryEncoded
+        // The trailer count is 2 now (the action, then the mark); the mark ends the record:
+        // tag 4 (UInt16), length 1 (UInt32), version 1 (durability.md's tag 4 table).
+        #expect(Array(bytes.suffix(7)) == [4, 0, 1, 0, 0, 0, 1])
+        #expect(Self.marked.extensions.map(\.tag) == [1, 4])
+    }
+
+    @Test("The mark round-trips next to an action, and alone; removing it leaves the action")
+    func roundTrip() throws {
+        let decoded = try decode(Self.marked.binaryEncoded)
+        #expect(decoded == Self.marked)
+        #expect(decoded.isWake && decoded.action == finishedWithAction.action)
+        var alone = finishedWithAction
+        alone.extensions = [.wake]
+        #expect(try decode(alone.binaryEncoded).isWake)
+        var unmarked = decoded
+        unmarked.isWake = false
+        #expect(!unmarked.isWake && unmarked.extensions.map(\.tag) == [1])
+        #expect(try decode(finishedWithAction.binaryEncoded).isWake == false)
+    }
+
+    @Test("An unknown version and a body longer than its one byte are refused")
+    func damage() throws {
+        var alone = finishedWithAction
+        alone.extensions = [.wake]
+        // Count 1, tag 4, length 1, then the body's one byte: the record before them is the prefix.
+        let bytes = alone.binaryEncoded
+        let bodyStart = bytes.count - 1
+        let prefix = Array(bytes.prefix(bodyStart - 10))
+        #expect(
+            throws: BinaryReader.Problem.invalid(field: "wake version", offset: bodyStart, reason: "unknown version 2")
+        ) { try decode(prefix + trailer(tag: 4, [2])) }
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "wake extension", offset: bodyStart + 1, reason: "1 bytes of its announced length unread")
+        ) { try decode(prefix + trailer(tag: 4, [1, 0])) }
+        #expect(throws: BinaryReader.Problem.self) { try decode(Array(bytes.prefix(bytes.count - 1))) }
+    }
+}

@@ -55,6 +55,7 @@ extension TimerEngine {
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do at each elapse (``TimerAction``), or `nil`.
+    ///   - wake: mark it to wake the machine from suspend at each elapse (``TimerExtension/wake``).
     /// - Returns: the new timer, running, with ``TimerSnapshot/recurrence`` set.
     /// - Throws: `CountdownError.invalidRecurrence(_:)` for an expression that does not parse (the
     ///   parser's message, with token and offset), one that never elapses again, a period shorter than ``TimerRecurrence/minimumInterval`` or longer than 366 days, or a
@@ -64,7 +65,7 @@ extension TimerEngine {
     /// - Complexity: O(log n) plus one elapse search (O(n) with a quota).
     public mutating func start(
         recurring request: RecurrenceRequest, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
-        action: TimerAction? = nil
+        action: TimerAction? = nil, wake: Bool = false
     ) throws(CountdownError) -> TimerSnapshot {
         guard request.randomizedDelay.isFinite, (0...DurationParser.maximumSeconds).contains(request.randomizedDelay)
         else {
@@ -142,6 +143,7 @@ extension TimerEngine {
         let period = Self.nanoseconds(firstWall.timeIntervalSince(wall))
         var extensions: [TimerExtension] = [.recurrence(recurrence)]
         if let action { extensions.insert(.action(action), at: 0) }
+        if wake { extensions.append(.wake) }
         let record = TimerRecord(
             id: id, name: name, durations: [Double(period) / 1e9], segmentNanoseconds: [period], state: .running,
             accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,

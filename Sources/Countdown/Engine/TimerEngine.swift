@@ -132,15 +132,19 @@ public struct TimerEngine: Sendable {
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do when it finishes (``TimerAction``; its runs must be empty), or `nil`.
+    ///   - wake: mark it to wake the machine from suspend at its end (``TimerExtension/wake``).
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
     ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus O(k) for k durations; the quota check reads a counter (O(1)).
     public mutating func start(
-        durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
+        durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil,
+        wake: Bool = false
     ) throws(CountdownError) -> TimerSnapshot {
-        try start(durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota, action: action)
+        try start(
+            durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota, action: action,
+            wake: wake)
     }
 
     /// Starts a timer that ends at a wall-clock instant (`timerctl start --at`).
@@ -156,11 +160,13 @@ public struct TimerEngine: Sendable {
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do when it finishes (``TimerAction``), or `nil`.
+    ///   - wake: mark it to wake the machine from suspend at `deadline` (``TimerExtension/wake``).
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
-    ///   and the errors of ``start(durations:name:owner:quota:action:)`` for the name and the quota.
+    ///   and the errors of ``start(durations:name:owner:quota:action:wake:)`` for the name and the quota.
     public mutating func start(
-        at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil
+        at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil,
+        wake: Bool = false
     ) throws(CountdownError) -> TimerSnapshot {
         let wall = clock.wallNow()
         let seconds = deadline.timeIntervalSince(wall)
@@ -168,7 +174,8 @@ public struct TimerEngine: Sendable {
             throw .deadlineOutOfRange(ISO8601.string(from: deadline), now: ISO8601.string(from: wall))
         }
         return try start(
-            durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota, action: action)
+            durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota, action: action,
+            wake: wake)
     }
 
     /// Starts a heartbeat timer (`timerctl start DURATION --heartbeat`): a plain countdown of
@@ -181,16 +188,17 @@ public struct TimerEngine: Sendable {
     ///   - owner: the uid the timer belongs to.
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do when it finishes, the alert (``TimerAction``), or `nil`.
+    ///   - wake: mark it to wake the machine from suspend at its end (``TimerExtension/wake``).
     /// - Returns: the new timer, running, with a ``TimerSnapshot/heartbeat`` of no beats.
-    /// - Throws: the errors of ``start(durations:name:owner:quota:action:)``.
+    /// - Throws: the errors of ``start(durations:name:owner:quota:action:wake:)``.
     /// - Complexity: O(log n).
     public mutating func start(
         heartbeat seconds: Double, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
-        action: TimerAction? = nil
+        action: TimerAction? = nil, wake: Bool = false
     ) throws(CountdownError) -> TimerSnapshot {
         try start(
             durations: [seconds], wallDeadline: nil, name: name, owner: owner, quota: quota, action: action,
-            heartbeat: TimerHeartbeat())
+            heartbeat: TimerHeartbeat(), wake: wake)
     }
 
     /// Recomputes the boot-time deadline of every running timer started with an absolute deadline,
@@ -231,7 +239,7 @@ public struct TimerEngine: Sendable {
 
     private mutating func start(
         durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?,
-        heartbeat: TimerHeartbeat? = nil
+        heartbeat: TimerHeartbeat? = nil, wake: Bool
     ) throws(CountdownError) -> TimerSnapshot {
         guard (1...Self.maximumGroupSize).contains(durations.count) else {
             throw .groupSizeOutOfRange(durations.count)
@@ -260,7 +268,8 @@ public struct TimerEngine: Sendable {
             id: id, name: name, segments: segments, state: .running, accumulatedNanoseconds: 0, runStart: now,
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
             wallDeadline: wallDeadline,
-            extensions: (action.map { [.action($0)] } ?? []) + (heartbeat.map { [.heartbeat($0)] } ?? []))
+            extensions: (action.map { [.action($0)] } ?? []) + (heartbeat.map { [.heartbeat($0)] } ?? [])
+                + (wake ? [.wake] : []))
         // The reply's instants are those the timer was just created with (one clock reading). The
         // snapshot and the wake are read before the record moves into the table, so that the
         // record is not copied.

@@ -2,7 +2,7 @@
 /// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
-/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; others are free. An extension this
+/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; others are free. An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
@@ -12,6 +12,8 @@ public enum TimerExtension: Sendable, Hashable {
     case recurrence(TimerRecurrence)
     /// Tag 3: the mark of a heartbeat timer (`--heartbeat`) and its beats.
     case heartbeat(TimerHeartbeat)
+    /// Tag 4: the timer wakes the machine from suspend at its end (`--wake`, systemd's `WakeSystem=`).
+    case wake
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
@@ -21,6 +23,8 @@ public enum TimerExtension: Sendable, Hashable {
     public static let recurrenceTag: UInt16 = 2
     /// The tag of ``heartbeat(_:)``.
     public static let heartbeatTag: UInt16 = 3
+    /// The tag of ``wake``.
+    public static let wakeTag: UInt16 = 4
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
@@ -28,6 +32,7 @@ public enum TimerExtension: Sendable, Hashable {
         case .action: return Self.actionTag
         case .recurrence: return Self.recurrenceTag
         case .heartbeat: return Self.heartbeatTag
+        case .wake: return Self.wakeTag
         case .unknown(let tag, _): return tag
         }
     }

@@ -418,7 +418,7 @@ extension TimerRecord {
             }
             extras = TimerSnapshot.extras(
                 currentChild: isGroup ? currentChild : nil, children: children, recurrence: series,
-                heartbeat: heartbeat)
+                heartbeat: heartbeat, wake: isWake)
         }
         return TimerSnapshot(
             id: id, name: name, state: state, duration: totalSeconds,

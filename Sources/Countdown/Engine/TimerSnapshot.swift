@@ -69,30 +69,52 @@ public struct TimerSnapshot: Sendable, Hashable {
     /// For a group: the index (0-based) of the child that runs or is paused now.
     public var currentChild: Int? {
         get { extras?.currentChild }
-        set { setExtras(currentChild: newValue, children: children, recurrence: recurrence, heartbeat: heartbeat) }
+        set {
+            setExtras(
+                currentChild: newValue, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake)
+        }
     }
     /// For a group: its children in order; empty for a plain timer.
     public var children: [Child] {
         get { extras?.children ?? [] }
-        set { setExtras(currentChild: currentChild, children: newValue, recurrence: recurrence, heartbeat: heartbeat) }
+        set {
+            setExtras(
+                currentChild: currentChild, children: newValue, recurrence: recurrence, heartbeat: heartbeat, wake: wake
+            )
+        }
     }
     /// For a recurring timer (`--on`, `--every`): its rule and series; `nil` for a one-shot timer.
     /// Its current period is what ``duration``, ``remaining`` and ``endsAt`` describe.
     public var recurrence: RecurrenceSnapshot? {
         get { extras?.recurrence }
-        set { setExtras(currentChild: currentChild, children: children, recurrence: newValue, heartbeat: heartbeat) }
+        set {
+            setExtras(
+                currentChild: currentChild, children: children, recurrence: newValue, heartbeat: heartbeat, wake: wake)
+        }
     }
     /// For a heartbeat timer (`--heartbeat`): its beats so far; `nil` for any other timer.
     public var heartbeat: TimerHeartbeat? {
         get { extras?.heartbeat }
-        set { setExtras(currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: newValue) }
+        set {
+            setExtras(
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: newValue, wake: wake)
+        }
+    }
+    /// Whether the timer wakes the machine from suspend at its end (`--wake`, ``TimerExtension/wake``).
+    public var wake: Bool {
+        get { extras?.wake ?? false }
+        set {
+            setExtras(
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat,
+                wake: newValue)
+        }
     }
 
-    /// A group's and a series' values and a heartbeat's beats, which a plain timer's snapshot does
-    /// not have: kept in one shared immutable box (`nil` when all four are empty), so that a plain timer's snapshot,
+    /// A group's and a series' values, a heartbeat's beats and the wake mark, which a plain timer's snapshot does
+    /// not have: kept in one shared immutable box (`nil` when all five are empty), so that a plain timer's snapshot,
     /// built for every reply and event, is half the size and copies without walking them
     /// (docs/performance.md, "Why each figure is what it is"). Canonical: the box is `nil` exactly
-    /// when the four values are empty, so the synthesized `Hashable` compares values.
+    /// when the five values are empty, so the synthesized `Hashable` compares values.
     private var extras: Extras?
 
     /// The box of ``extras``, compared by value.
@@ -101,20 +123,23 @@ public struct TimerSnapshot: Sendable, Hashable {
         let children: [Child]
         let recurrence: RecurrenceSnapshot?
         let heartbeat: TimerHeartbeat?
+        let wake: Bool
 
         init(
-            currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil
+            currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil,
+            wake: Bool = false
         ) {
             self.currentChild = currentChild
             self.children = children
             self.recurrence = recurrence
             self.heartbeat = heartbeat
+            self.wake = wake
         }
 
         static func == (lhs: Extras, rhs: Extras) -> Bool {
             lhs === rhs
                 || (lhs.currentChild == rhs.currentChild && lhs.children == rhs.children
-                    && lhs.recurrence == rhs.recurrence && lhs.heartbeat == rhs.heartbeat)
+                    && lhs.recurrence == rhs.recurrence && lhs.heartbeat == rhs.heartbeat && lhs.wake == rhs.wake)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -122,14 +147,15 @@ public struct TimerSnapshot: Sendable, Hashable {
             hasher.combine(children)
             hasher.combine(recurrence)
             hasher.combine(heartbeat)
+            hasher.combine(wake)
         }
     }
 
     private mutating func setExtras(
-        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat?
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat?, wake: Bool
     ) {
         extras = Self.extras(
-            currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat)
+            currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake)
     }
 
     /// Creates a snapshot; see the properties for each field's meaning.
@@ -168,14 +194,17 @@ public struct TimerSnapshot: Sendable, Hashable {
         self.extras = extras
     }
 
-    /// The box for a group's and a series' values and a heartbeat's beats, or `nil` when all four
-    /// are empty (the canonical form ``extras`` keeps).
+    /// The box for a group's and a series' values, a heartbeat's beats and the wake mark, or `nil`
+    /// when all five are empty (the canonical form ``extras`` keeps).
     static func extras(
-        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil,
+        wake: Bool = false
     ) -> Extras? {
-        currentChild == nil && children.isEmpty && recurrence == nil && heartbeat == nil
+        currentChild == nil && children.isEmpty && recurrence == nil && heartbeat == nil && !wake
             ? nil
-            : Extras(currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat)
+            : Extras(
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake
+            )
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -10,7 +10,8 @@ import Countdown
 // contract in docs/durability.md): a UInt32 count, then per extension a UInt16 tag, a UInt32 byte length and
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
-// 2 recurrence (`TimerRecurrence`, below); 3 the heartbeat mark (`TimerHeartbeat`, below).
+// 2 recurrence (`TimerRecurrence`, below); 3 the heartbeat mark (`TimerHeartbeat`, below); 4 the wake
+// mark (`TimerExtension.wake`, below).
 //
 // Tag 1, the on-finish action (`TimerAction`), all little-endian:
 //
@@ -42,6 +43,12 @@ import Countdown
 // | version | UInt8: 1 |
 // | beatCount | UInt64 |
 // | lastBeatAt | a presence UInt8 (0 or 1) and a Double (seconds since 2001-01-01; 0 when absent) |
+//
+// Tag 4, the wake mark (`--wake`), 1 byte:
+//
+// | field | form |
+// |---|---|
+// | version | UInt8: 1 |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -73,6 +80,9 @@ extension TimerRecord {
                 body.write(heartbeat.lastBeatAt?.timeIntervalSinceReferenceDate ?? 0)
                 writer.write(UInt32(body.bytes.count))
                 writer.write(raw: body.bytes)
+            case .wake:
+                writer.write(UInt32(1))
+                writer.write(UInt8(1))
             case .unknown(_, let bytes):
                 writer.write(UInt32(bytes.count))
                 writer.write(raw: bytes)
@@ -119,6 +129,18 @@ extension TimerRecord {
                         reason: "\(end - reader.offset) bytes of its announced length unread")
                 }
                 extensions.append(.heartbeat(heartbeat))
+            case TimerExtension.wakeTag:
+                let versionOffset = reader.offset
+                let version = try reader.readUInt8("wake version")
+                guard version == 1 else {
+                    throw .invalid(field: "wake version", offset: versionOffset, reason: "unknown version \(version)")
+                }
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "wake extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(.wake)
             default:
                 extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
             }
