@@ -32,6 +32,8 @@ final class SharedBackend: TimerBackend {
         let parser = service
         host.actionParser = { value, context in try parser.action(value, context: context) }
         host.localTimeResolver = service.localTimeResolver
+        host.recurrenceReader = { params in try parser.recurrenceRequest(params) }
+        host.systemTimeZone = service.engine.systemTimeZone
     }
 
     /// Moves the service's notifications behind the host's, keeping their order.
@@ -199,7 +201,12 @@ final class SharedBackend: TimerBackend {
 
     var systemTimeZone: TimeZone { service.engine.systemTimeZone }
 
-    func systemTimeZoneChanged(to zone: TimeZone) -> Int { service.engine.systemTimeZoneChanged(to: zone) }
+    /// New calendar timers that name no zone are read in `zone`; the shared timers started before
+    /// keep the zone they were started in (each host has its own system zone).
+    func systemTimeZoneChanged(to zone: TimeZone) -> Int {
+        host.systemTimeZone = zone
+        return service.engine.systemTimeZoneChanged(to: zone)
+    }
 
     func configure(_ config: DaemonConfig) {
         service.quota = config.maximumTimersPerUser

@@ -116,7 +116,12 @@ extension SharedHost {
             let done: Bool = try withQueue { queue throws(PostgresError) in
                 switch operation {
                 case .pause: return try queue.pause(id: timer.id, owner: owner) != nil
-                case .resume: return try queue.resume(id: timer.id, owner: owner) != nil
+                case .resume:
+                    // A calendar series goes on at the first elapse after now, as on one host.
+                    if case .calendar? = timer.recurrence?.rule {
+                        return try queue.resumeCalendar(id: timer.id, owner: owner)
+                    }
+                    return try queue.resume(id: timer.id, owner: owner) != nil
                 default: return try queue.stop(id: timer.id, owner: owner)
                 }
             }
@@ -215,9 +220,9 @@ extension SharedHost {
         }
     }
 
-    /// `timer.start` with `durations` (a plain timer, a group or a heartbeat timer) or `at` (an end
-    /// time, with `timeZone` and `minuteInterval`); `name` and `action` optional. Recurring timers
-    /// (`on`, `every` and their options) are refused in shared mode.
+    /// `timer.start` with `durations` (a plain timer, a group or a heartbeat timer), `at` (an end
+    /// time, with `timeZone` and `minuteInterval`) or `on`/`every` (a recurring timer,
+    /// ``startRecurring(_:name:params:context:outcome:)``); `name` and `action` optional.
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
@@ -226,21 +231,19 @@ extension SharedHost {
         let heartbeatSeconds: Double? =
             try TimerService.isHeartbeat(JSONMembers(params))
             ? try TimerService.heartbeatDuration(JSONMembers(params)) : nil
-        // Recurring timers live in the one-host engine; the shared schema has no recurrence yet.
-        for key in ["on", "every", "from", "skipMissed", "randomizedDelay"] where params[key] != nil {
-            throw RPCError(
-                .methodNotFound,
-                "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
-                    + "shared mode starts countdowns, groups, sequences and \"at\" timers")
-        }
         try TimerService.allowOnly(
-            ["action", "at", "durations", "heartbeat", "minuteInterval", "name", "timeZone"], in: params,
-            method: .timerStart)
+            [
+                "action", "at", "durations", "every", "from", "heartbeat", "minuteInterval", "name", "on",
+                "randomizedDelay", "skipMissed", "timeZone",
+            ], in: params, method: .timerStart)
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil
         case .some(.string(let value)): name = TimerName.normalized(value)
         case .some(let other): throw TimerService.typeError("name", "a string", other, .timerStart)
+        }
+        if heartbeatSeconds == nil, let recurrenceReader, let request = try recurrenceReader(JSONMembers(params)) {
+            return try startRecurring(request, name: name, params: params, context: context, outcome: &outcome)
         }
         var dueAt: Double?
         var resolution: LocalTimeResolution?

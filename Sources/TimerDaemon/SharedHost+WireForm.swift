@@ -79,6 +79,24 @@ extension SharedHost {
             endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
             children: children)
         if row.isHeartbeat { info.heartbeat = HeartbeatInfo(beatCount: Int(row.beatCount), lastBeatAt: row.lastBeatAt) }
+        if let recurrence = row.recurrence {
+            // As `TimerInfo(snapshot:)` writes a series; its next elapse is when it rings (the row's
+            // deadline, randomized delay included) while it runs.
+            var expression: String?
+            var every: Double?
+            var zone: String?
+            var follows: Bool?
+            switch recurrence.rule {
+            case .calendar(let text, let name, let followsSystemZone): (expression, zone, follows) = (text, name, followsSystemZone)
+            case .every(let seconds): every = seconds
+            }
+            info.recurrence = RecurrenceInfo(
+                elapseCount: Int(clamping: recurrence.elapseCount), every: every, expression: expression,
+                followsSystemZone: follows, lastElapse: recurrence.lastElapse.map { ISO8601.string(from: $0) },
+                lastMissed: Int(recurrence.lastMissed), lastResult: nil,
+                nextElapse: state == .running ? row.dueAt.map { ISO8601.string(from: Date(timeIntervalSince1970: $0)) } : nil,
+                persistent: !recurrence.skipMissed, randomizedDelay: recurrence.randomizedDelay, zone: zone)
+        }
         return info
     }
 
@@ -122,12 +140,17 @@ extension SharedHost {
     }
 
     /// The engine's event kind of an outbox row whose notification has members of its own
-    /// (`step`, `extended`, `renamed`), with their values; `nil` for the others, and for a row whose
+    /// (`step`, `extended`, `renamed`, `elapsed`), with their values; `nil` for the others, and for a row whose
     /// `detail` does not hold them.
     static func eventKind(_ event: SharedEventRow, timer: SharedTimerRow) -> TimerEvent.Kind? {
         switch event.kind {
         case "step":
             return .steppedToChild(timer.step)
+        case "elapsed":
+            guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)),
+                case .number(let missed)? = detail["missed"], missed >= 0, missed < 1e9
+            else { return nil }
+            return .elapsed(missed: Int(missed))
         case "extended", "renamed":
             guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)) else {
                 return nil
