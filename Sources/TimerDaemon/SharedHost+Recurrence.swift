@@ -51,7 +51,7 @@ extension SharedHost {
         do {
             row = try withQueue { queue throws(PostgresError) in
                 let id = try queue.startRecurring(
-                    owner: context.uid, name: name, action: actionText,
+                    owner: context.uid, name: name, action: actionText, createdAt: now,
                     provisionalRingAt: provisional.ringAt.timeIntervalSince1970
                 ) { id in
                     let first =

@@ -87,14 +87,16 @@ extension SharedHost {
             var zone: String?
             var follows: Bool?
             switch recurrence.rule {
-            case .calendar(let text, let name, let followsSystemZone): (expression, zone, follows) = (text, name, followsSystemZone)
+            case .calendar(let text, let name, let followsSystemZone):
+                (expression, zone, follows) = (text, name, followsSystemZone)
             case .every(let seconds): every = seconds
             }
             info.recurrence = RecurrenceInfo(
                 elapseCount: Int(clamping: recurrence.elapseCount), every: every, expression: expression,
                 followsSystemZone: follows, lastElapse: recurrence.lastElapse.map { ISO8601.string(from: $0) },
                 lastMissed: Int(recurrence.lastMissed), lastResult: nil,
-                nextElapse: state == .running ? row.dueAt.map { ISO8601.string(from: Date(timeIntervalSince1970: $0)) } : nil,
+                nextElapse: state == .running
+                    ? row.dueAt.map { ISO8601.string(from: Date(timeIntervalSince1970: $0)) } : nil,
                 persistent: !recurrence.skipMissed, randomizedDelay: recurrence.randomizedDelay, zone: zone)
         }
         return info

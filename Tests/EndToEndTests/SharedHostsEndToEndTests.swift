@@ -312,14 +312,13 @@ struct SharedHostsEndToEndTests {
         #expect(clash.status != 0)
         #expect(
             clash.stderr.contains(#"a live timer is already named "dup" (id \#(holder.id))"#), "\(clash)")
-        // So are recurring timers: refused by name, and nothing is started.
-        let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec"])
-        #expect(recurring.status != 0)
-        #expect(
-            recurring.stderr.contains(
-                "recurring timers (--on and --every of timerctl start) are not available in shared mode"),
-            "\(recurring)")
-        #expect(b.ctl(["status", "rec"]).status != 0)
+        // A recurring timer started on one host is the same series on another (one row, schema version 7).
+        let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec", "--json"])
+        #expect(recurring.status == 0, "\(recurring)")
+        let seenOnB = try JSONDecoder().decode(TimerInfo.self, from: Data(recurring.stdout.utf8))
+        let seenOnA = try #require(try a.ctlJSON(["status", "rec"], as: [TimerInfo].self).first)
+        #expect(seenOnA.recurrence?.expression == "*:0/15" && seenOnA.recurrence == seenOnB.recurrence)
+        #expect(a.ctl(["stop", "rec"]).status == 0)
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 

@@ -90,7 +90,9 @@ extension TimerEngine {
         }
         recurrence.pendingMissed = 0
         recurrence.nextElapse = next
-        guard let next else { return WallClockRing(recurrence: recurrence, missed: missed, trigger: trigger, ringAt: nil) }
+        guard let next else {
+            return WallClockRing(recurrence: recurrence, missed: missed, trigger: trigger, ringAt: nil)
+        }
         let ringAt: Date
         if case .calendar = recurrence.rule {
             ringAt = max(

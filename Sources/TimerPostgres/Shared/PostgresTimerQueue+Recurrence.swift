@@ -59,6 +59,8 @@ extension PostgresTimerQueue {
     ///   - owner: the uid that owns it.
     ///   - name: its name, unique among the owner's live timers, or `nil`.
     ///   - action: its action run at each elapse (JSON), or `nil`.
+    ///   - createdAt: the instant the series was computed from (seconds since 1970, database clock):
+    ///     the row's `created_at`, so that `createdAt` and the first elapse agree as on one host.
     ///   - provisionalRingAt: a first firing (seconds since 1970) to insert the row with; `arm` replaces it.
     ///   - arm: the series, its first firing (seconds since 1970, database clock) and the first
     ///     period's length (nanoseconds, ≥ 1) for the new id.
@@ -66,7 +68,7 @@ extension PostgresTimerQueue {
     /// - Throws: ``PostgresError``; a taken name as for a one-shot start.
     @discardableResult
     public func startRecurring(
-        owner: UInt32, name: String?, action: String?, provisionalRingAt: Double,
+        owner: UInt32, name: String?, action: String?, createdAt: Double, provisionalRingAt: Double,
         arm: (Int64) -> (recurrence: TimerRecurrence, ringAt: Double, periodNanoseconds: Int64)
     ) throws(PostgresError) -> Int64 {
         try connection.transaction { connection throws(PostgresError) in
@@ -77,9 +79,11 @@ extension PostgresTimerQueue {
                 """
                 UPDATE timerd_timers
                 SET due_at = to_timestamp($2::double precision), segments_ns = ARRAY[$3::bigint],
-                    \(Self.recurrenceAssignments(from: 4))
+                    created_at = to_timestamp($15::double precision), \(Self.recurrenceAssignments(from: 4))
                 WHERE id = $1
-                """, [String(id), String(ringAt), String(max(1, period))] + Self.recurrenceParameters(recurrence))
+                """,
+                [String(id), String(ringAt), String(max(1, period))] + Self.recurrenceParameters(recurrence)
+                    + [String(createdAt)])
             return id
         }
     }
