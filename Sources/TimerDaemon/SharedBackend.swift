@@ -171,9 +171,11 @@ final class SharedBackend: TimerBackend {
 
     // MARK: Actions
 
+    /// The runs to start now, each recorded as running first (`timer.runs`).
     func takeStartableActions() -> [ActionLaunch] {
         guard !host.launches.isEmpty else { return [] }
         defer { host.launches.removeAll() }
+        host.recordRunStarts(host.launches)
         return host.launches
     }
 
@@ -187,11 +189,17 @@ final class SharedBackend: TimerBackend {
         for run in started { host.markActionStarted(id: Int64(clamping: run.id), fence: run.fence) }
     }
 
-    /// The outcome is in the action runner's log line; the database keeps no outcome.
+    /// Keeps the output in this host's memory for `timer.runs`, until the outcome is recorded.
+    func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput) {
+        host.keepRunOutput(launch, output: output)
+    }
+
+    /// Records the outcome in the run's row with its `action` outbox row (the event reaches
+    /// subscribers on every host from the outbox).
     func recordActionOutcome(_ launch: ActionLaunch, outcome: ActionRun.Outcome)
         -> (recorded: Bool, wakeups: [(waiter: WaiterID, reply: [UInt8])])
     {
-        (true, [])
+        (host.recordRunEnd(launch, outcome: outcome), [])
     }
 
     // MARK: Clocks and configuration

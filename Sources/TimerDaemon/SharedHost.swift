@@ -133,6 +133,13 @@ final class SharedHost {
     /// On-finish runs of timers whose completion (or action claim) this host committed, for the
     /// daemon to start, each with the timer's id and the fence to record the start under.
     var launches: [ActionLaunch] = []
+    /// The `timerd_action_runs` rows of the runs this host is running, by timer and kind, oldest first.
+    var runSeqs: [String: [Int64]] = [:]
+    /// The captured output of runs that ended, until their outcome is recorded.
+    var pendingOutputs: [String: CapturedOutput] = [:]
+    /// The output of runs this host ran, by their `timerd_action_runs` row, for `timer.runs` (at most
+    /// ``maximumKeptOutputs``).
+    var runOutputs: [Int64: (bytes: [UInt8], truncated: Bool)] = [:]
     /// Counts the connections made (1 after `init`): the daemon re-adds the socket to epoll when it changes.
     var connectionGeneration = 1
 
@@ -175,6 +182,8 @@ final class SharedHost {
         let queue = try Self.connect(
             connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 3_000)
         self.queue = queue
+        // Runs recorded as running by this host id were cut off when its last process ended.
+        try queue.interruptRuns()
         cursor = try queue.eventCursor()
         lastSeq = try queue.lastEventSeq()
         figures.startedAt = Syscall.bootTimeNanoseconds()
@@ -419,6 +428,7 @@ final class SharedHost {
                         timerID: UInt64(id), name: finished.name, duration: Double(finished.totalNanoseconds) / 1e9,
                         kind: kind, trigger: trigger, action: action,
                         extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"], fence: recordsStart ? fence : nil))
+                launches[launches.count - 1].firingFence = fence
             }
         } catch {
             log("warning: \(label): its on-finish action is not run by this host: \(error)")

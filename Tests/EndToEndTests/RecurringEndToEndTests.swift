@@ -134,6 +134,9 @@ struct RecurringEndToEndTests {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, lines(runs).isEmpty { usleep(20_000) }
         #expect(lines(runs).first == "tick elapsed", "\(harness.log())")
+        // `timerctl logs`: that run, triggered by the elapse (docs/actions.md).
+        let logs = try harness.ctlJSON(["logs", "tick"], as: ActionRunsResult.self)
+        #expect(logs.runs.first?.trigger == "elapsed" && logs.runs.first?.kind == "exec", "\(logs)")
         let afterOne = try status(harness, "tick").recurrence
         #expect((afterOne?.elapseCount ?? 0) >= 1)
         #expect((afterOne?.lastElapse ?? "") >= ISO8601.string(from: firstElapse))

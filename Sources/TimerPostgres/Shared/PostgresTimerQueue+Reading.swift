@@ -43,6 +43,11 @@ public struct SharedTimerRow: Sendable, Equatable {
     /// While running: when the current period ends, in seconds since 1970 on the database clock
     /// (`due_at`: a recurring timer's next firing); else `nil`.
     public var dueAt: Double?
+    /// A recurring timer's latest action run (`timerd_action_runs`): its outcome's name, or `nil`
+    /// without one.
+    public var lastRunOutcome: String?
+    /// The code of ``lastRunOutcome`` (exit status, signal or `errno`), or `nil`.
+    public var lastRunCode: Int32?
 
     /// Nanoseconds counted so far: the whole steps before the current one, plus what of the
     /// current one has passed (all of it once finished).
@@ -81,6 +86,8 @@ public struct SharedTimerRow: Sendable, Equatable {
         self.lastBeatAt = lastBeatAt
         self.recurrence = recurrence
         self.dueAt = dueAt
+        self.lastRunOutcome = nil
+        self.lastRunCode = nil
     }
 }
 
@@ -128,7 +135,9 @@ extension PostgresTimerQueue {
         t.heartbeat, t.beat_count, to_char(t.last_beat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         t.recurrence, t.rec_expression, t.rec_every_s, t.rec_zone, t.rec_follows_zone, t.rec_skip_missed,
         t.rec_randomized_delay_s, extract(epoch FROM t.rec_next_elapse), extract(epoch FROM t.rec_last_elapse),
-        t.rec_elapse_count, t.rec_last_missed, CASE WHEN t.state = 'running' THEN extract(epoch FROM t.due_at) END
+        t.rec_elapse_count, t.rec_last_missed, CASE WHEN t.state = 'running' THEN extract(epoch FROM t.due_at) END,
+        CASE WHEN t.recurrence IS NOT NULL THEN (SELECT r.outcome || ':' || coalesce(r.code::text, '')
+            FROM timerd_action_runs r WHERE r.timer_id = t.id ORDER BY r.seq DESC LIMIT 1) END
         """
 
     /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
@@ -163,11 +172,11 @@ extension PostgresTimerQueue {
         return recurrence
     }
 
-    /// Reads the row at `column` … `column + 26` of `rows` (``rowColumns``).
+    /// Reads the row at `column` … `column + 27` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
         let segments = bigintArray(rows.value(row, column + 5))
-        return SharedTimerRow(
+        var timer = SharedTimerRow(
             id: id, owner: UInt32(clamping: rows.int64(row, column + 1) ?? 0), name: rows.value(row, column + 2),
             state: rows.value(row, column + 3) ?? "stopped", step: Int(rows.int64(row, column + 4) ?? 0),
             segmentsNanoseconds: segments, stepRemainingNanoseconds: rows.int64(row, column + 6) ?? 0,
@@ -176,6 +185,11 @@ extension PostgresTimerQueue {
             startedAt: rows.value(row, column + 11), isHeartbeat: rows.value(row, column + 12) == "t",
             beatCount: rows.int64(row, column + 13) ?? 0, lastBeatAt: rows.value(row, column + 14),
             recurrence: recurrence(rows, row, from: column + 15), dueAt: Double(rows.value(row, column + 26) ?? ""))
+        if let text = rows.value(row, column + 27), let colon = text.lastIndex(of: ":") {
+            timer.lastRunOutcome = String(text[..<colon])
+            timer.lastRunCode = Int32(text[text.index(after: colon)...])
+        }
+        return timer
     }
 
     /// The timer with `id`, if `owner` may see it.

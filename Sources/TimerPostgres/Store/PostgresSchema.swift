@@ -176,7 +176,14 @@ public enum PostgresSchema {
     ///   its randomized delay; `due_at` is when it rings); `rec_last_elapse` the latest elapse rung
     ///   or folded into a catch-up; `rec_elapse_count` the elapses accounted for; `rec_last_missed`
     ///   the `missed` of the latest `elapsed` event.
-    /// - The outbox's `elapsed` rows carry `{"missed": N}` in `detail`.
+    /// - The outbox's `elapsed` rows carry `{"missed": N}` in `detail`; its `action` rows (a run's
+    ///   end, `{"kind", "trigger", "outcome", "code"}`) are left out of `timerd_events_once`, as
+    ///   `renamed` rows are: the runs of one firing (exec and notify) share its fence.
+    /// - `timerd_action_runs`: the action runs of shared mode (`timer.runs`): one row per run, by
+    ///   the host that ran it (`host_id`), `kind` and `trigger`, the firing's `fence`, `started_at`
+    ///   and `ended_at` (database clock), `outcome` (`running`, `exited`, `signalled`, `timed-out`,
+    ///   `failed-to-start`, `interrupted`) and `code` (the exit status, signal or `errno`); removed
+    ///   with their timer (`ON DELETE CASCADE`).
     static let version7 = """
         ALTER TABLE timerd_timers ADD COLUMN recurrence text CHECK (recurrence IN ('calendar', 'every')),
             ADD COLUMN rec_expression text, ADD COLUMN rec_every_s double precision, ADD COLUMN rec_zone text,
@@ -186,6 +193,23 @@ public enum PostgresSchema {
             ADD COLUMN rec_next_elapse timestamptz, ADD COLUMN rec_last_elapse timestamptz,
             ADD COLUMN rec_elapse_count bigint NOT NULL DEFAULT 0,
             ADD COLUMN rec_last_missed integer NOT NULL DEFAULT 0;
+        DROP INDEX timerd_events_once;
+        CREATE UNIQUE INDEX timerd_events_once ON timerd_events (timer_id, kind, fence)
+            WHERE kind NOT IN ('renamed', 'action');
+        CREATE TABLE timerd_action_runs (
+            seq bigserial PRIMARY KEY,
+            timer_id bigint NOT NULL REFERENCES timerd_timers (id) ON DELETE CASCADE,
+            kind text NOT NULL,
+            trigger text NOT NULL,
+            fence bigint,
+            host_id text NOT NULL,
+            started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+            ended_at timestamptz,
+            outcome text NOT NULL DEFAULT 'running',
+            code integer
+        );
+        CREATE INDEX timerd_action_runs_timer ON timerd_action_runs (timer_id, seq);
+        CREATE INDEX timerd_action_runs_running ON timerd_action_runs (host_id) WHERE outcome = 'running';
         """
 
     /// The migrations by the version they bring the schema to.
