@@ -20,11 +20,6 @@ struct CapturedOutput {
     }
 }
 
-extension TimerBackend {
-    /// Drops the output: shared mode does not serve `timer.runs`.
-    func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput) {}
-}
-
 extension LocalBackend {
     /// Hands the output to the service, which keeps it with the timer's run record.
     func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput) {

@@ -18,6 +18,9 @@ struct ActionLaunch {
     var extraEnvironment: [String] = []
     /// The fence of the shared-mode completion that ran it (``SharedBackend``), or `nil`.
     var fence: Int64?
+    /// The fence of the shared-mode firing that gave this host the run, kept with its run record
+    /// (`timer.runs`) also when its start is not recorded in the timer's row (``fence`` `nil`).
+    var firingFence: Int64?
 
     init(_ due: TimerEngine.DueAction) {
         self.init(

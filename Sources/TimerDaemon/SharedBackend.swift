@@ -32,6 +32,8 @@ final class SharedBackend: TimerBackend {
         let parser = service
         host.actionParser = { value, context in try parser.action(value, context: context) }
         host.localTimeResolver = service.localTimeResolver
+        host.recurrenceReader = { params in try parser.recurrenceRequest(params) }
+        host.systemTimeZone = service.engine.systemTimeZone
     }
 
     /// Moves the service's notifications behind the host's, keeping their order.
@@ -175,9 +177,11 @@ final class SharedBackend: TimerBackend {
 
     // MARK: Actions
 
+    /// The runs to start now, each recorded as running first (`timer.runs`).
     func takeStartableActions() -> [ActionLaunch] {
         guard !host.launches.isEmpty else { return [] }
         defer { host.launches.removeAll() }
+        host.recordRunStarts(host.launches)
         return host.launches
     }
 
@@ -191,11 +195,17 @@ final class SharedBackend: TimerBackend {
         for run in started { host.markActionStarted(id: Int64(clamping: run.id), fence: run.fence) }
     }
 
-    /// The outcome is in the action runner's log line; the database keeps no outcome.
+    /// Keeps the output in this host's memory for `timer.runs`, until the outcome is recorded.
+    func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput) {
+        host.keepRunOutput(launch, output: output)
+    }
+
+    /// Records the outcome in the run's row with its `action` outbox row (the event reaches
+    /// subscribers on every host from the outbox).
     func recordActionOutcome(_ launch: ActionLaunch, outcome: ActionRun.Outcome)
         -> (recorded: Bool, wakeups: [(waiter: WaiterID, reply: [UInt8])])
     {
-        (true, [])
+        (host.recordRunEnd(launch, outcome: outcome), [])
     }
 
     // MARK: Clocks and configuration
@@ -205,7 +215,12 @@ final class SharedBackend: TimerBackend {
 
     var systemTimeZone: TimeZone { service.engine.systemTimeZone }
 
-    func systemTimeZoneChanged(to zone: TimeZone) -> Int { service.engine.systemTimeZoneChanged(to: zone) }
+    /// New calendar timers that name no zone are read in `zone`; the shared timers started before
+    /// keep the zone they were started in (each host has its own system zone).
+    func systemTimeZoneChanged(to zone: TimeZone) -> Int {
+        host.systemTimeZone = zone
+        return service.engine.systemTimeZoneChanged(to: zone)
+    }
 
     func configure(_ config: DaemonConfig) {
         service.quota = config.maximumTimersPerUser

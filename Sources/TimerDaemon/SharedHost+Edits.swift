@@ -28,6 +28,11 @@ extension SharedHost {
             reference = try TimerService.editReference(params, method, extra: ["by"])
             let seconds = try TimerService.signedDuration(params["by"])
             timer = try find(reference, owner: owner)
+            // The engine's order: an ended timer is a wrong state (the queue's refusal), a live
+            // recurring one is refused as such.
+            if timer.isLive, timer.recurrence != nil {
+                throw CountdownError.notForRecurring(timer: "timer \(Self.label(timer))", operation: "extend")
+            }
             let change = Int64((seconds * 1e9).rounded())
             edited = try withQueue { queue throws(PostgresError) in
                 try queue.extend(
@@ -40,6 +45,9 @@ extension SharedHost {
         case .timerRestart:
             reference = try TimerService.editReference(params, method)
             timer = try find(reference, owner: owner)
+            if timer.recurrence != nil {
+                throw CountdownError.notForRecurring(timer: "timer \(Self.label(timer))", operation: "restart")
+            }
             name = timer.name
             quota = context.seesAll ? nil : self.quota
             edited = try renaming(timer.name, owner: timer.owner) { () throws(PostgresError) in
@@ -71,6 +79,9 @@ extension SharedHost {
         default:
             reference = try TimerService.editReference(params, method)
             timer = try find(reference, owner: owner)
+            if timer.recurrence != nil {
+                throw CountdownError.notForRecurring(timer: "timer \(Self.label(timer))", operation: "skip")
+            }
             edited = try withQueue { queue throws(PostgresError) in
                 try queue.skip(id: timer.id, owner: owner, actionLeaseSeconds: Self.leaseSeconds)
             }

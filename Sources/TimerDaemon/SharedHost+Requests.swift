@@ -41,7 +41,7 @@ extension SharedHost {
     static let servedMethods: Set<RPCMethod> = [
         .timerStart, .timerStop, .timerPause, .timerResume, .timerStatus, .timerList, .timerWait, .timerSubscribe,
         .timerUnsubscribe, .timerRemove, .daemonStats, .timerExtend, .timerRestart, .timerRename, .timerSkip,
-        .timerBeat,
+        .timerBeat, .timerRuns,
     ]
 
     /// Handles a request line if it is one shared mode serves (or refuses).
@@ -86,9 +86,9 @@ extension SharedHost {
         return outcome
     }
 
-    /// The methods shared mode answers with a clear error: `timer.runs`, whose runs the shared
-    /// schema does not keep.
-    static let refusedMethods: Set<RPCMethod> = [.timerRuns]
+    /// The methods shared mode answers with a clear error (none at present: the check stays for a
+    /// method a later protocol adds before shared mode serves it).
+    static let refusedMethods: Set<RPCMethod> = []
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
     static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {
@@ -116,7 +116,12 @@ extension SharedHost {
             let done: Bool = try withQueue { queue throws(PostgresError) in
                 switch operation {
                 case .pause: return try queue.pause(id: timer.id, owner: owner) != nil
-                case .resume: return try queue.resume(id: timer.id, owner: owner) != nil
+                case .resume:
+                    // A calendar series goes on at the first elapse after now, as on one host.
+                    if case .calendar? = timer.recurrence?.rule {
+                        return try queue.resumeCalendar(id: timer.id, owner: owner)
+                    }
+                    return try queue.resume(id: timer.id, owner: owner) != nil
                 default: return try queue.stop(id: timer.id, owner: owner)
                 }
             }
@@ -208,6 +213,8 @@ extension SharedHost {
             return Array(#"{"unsubscribed":true}"#.utf8)
         case .daemonStats:
             return try stats(context: context)
+        case .timerRuns:
+            return try runs(params, owner: owner)
         case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerBeat:
             return try edit(method, params: params, context: context, outcome: &outcome)
         default:
@@ -215,9 +222,9 @@ extension SharedHost {
         }
     }
 
-    /// `timer.start` with `durations` (a plain timer, a group or a heartbeat timer) or `at` (an end
-    /// time, with `timeZone` and `minuteInterval`); `name` and `action` optional. Recurring timers
-    /// (`on`, `every` and their options) are refused in shared mode.
+    /// `timer.start` with `durations` (a plain timer, a group or a heartbeat timer), `at` (an end
+    /// time, with `timeZone` and `minuteInterval`) or `on`/`every` (a recurring timer,
+    /// ``startRecurring(_:name:params:context:outcome:)``); `name` and `action` optional.
     private func start(_ params: [String: JSONValue], context: RequestContext, outcome: inout Outcome) throws
         -> [UInt8]
     {
@@ -226,13 +233,6 @@ extension SharedHost {
         let heartbeatSeconds: Double? =
             try TimerService.isHeartbeat(JSONMembers(params))
             ? try TimerService.heartbeatDuration(JSONMembers(params)) : nil
-        // Recurring timers live in the one-host engine; the shared schema has no recurrence yet.
-        for key in ["on", "every", "from", "skipMissed", "randomizedDelay"] where params[key] != nil {
-            throw RPCError(
-                .methodNotFound,
-                "recurring timers (\"\(key)\" of timer.start) are not available in shared mode (timerd --shared); "
-                    + "shared mode starts countdowns, groups, sequences and \"at\" timers")
-        }
         // Wake-marked timers need every host to arm an alarm clock; the shared schema has no mark yet.
         if let wake = params["wake"], wake != .null, wake != .bool(false) {
             throw RPCError(
@@ -242,14 +242,19 @@ extension SharedHost {
                     + "start them on a one-host timerd (timerctl --socket /run/timerd/timerd.sock start … --wake)")
         }
         try TimerService.allowOnly(
-            ["action", "at", "durations", "heartbeat", "loops", "minuteInterval", "name", "timeZone"], in: params,
-            method: .timerStart)
+            [
+                "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name", "on",
+                "randomizedDelay", "skipMissed", "timeZone",
+            ], in: params, method: .timerStart)
         let loops = try TimerService.loops(JSONMembers(params))
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil
         case .some(.string(let value)): name = TimerName.normalized(value)
         case .some(let other): throw TimerService.typeError("name", "a string", other, .timerStart)
+        }
+        if heartbeatSeconds == nil, let recurrenceReader, let request = try recurrenceReader(JSONMembers(params)) {
+            return try startRecurring(request, name: name, params: params, context: context, outcome: &outcome)
         }
         var dueAt: Double?
         var resolution: LocalTimeResolution?

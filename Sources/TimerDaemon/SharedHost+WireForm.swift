@@ -79,6 +79,27 @@ extension SharedHost {
             endsAt: state == .running ? row.endsAt : nil, currentChild: children == nil ? nil : currentChild,
             children: children)
         if row.isHeartbeat { info.heartbeat = HeartbeatInfo(beatCount: Int(row.beatCount), lastBeatAt: row.lastBeatAt) }
+        if let recurrence = row.recurrence {
+            // As `TimerInfo(snapshot:)` writes a series; its next elapse is when it rings (the row's
+            // deadline, randomized delay included) while it runs.
+            var expression: String?
+            var every: Double?
+            var zone: String?
+            var follows: Bool?
+            switch recurrence.rule {
+            case .calendar(let text, let name, let followsSystemZone):
+                (expression, zone, follows) = (text, name, followsSystemZone)
+            case .every(let seconds): every = seconds
+            }
+            info.recurrence = RecurrenceInfo(
+                elapseCount: Int(clamping: recurrence.elapseCount), every: every, expression: expression,
+                followsSystemZone: follows, lastElapse: recurrence.lastElapse.map { ISO8601.string(from: $0) },
+                lastMissed: Int(recurrence.lastMissed),
+                lastResult: row.lastRunOutcome.map { TimerInfo.resultText(Self.outcome($0, row.lastRunCode)) },
+                nextElapse: state == .running
+                    ? row.dueAt.map { ISO8601.string(from: Date(timeIntervalSince1970: $0)) } : nil,
+                persistent: !recurrence.skipMissed, randomizedDelay: recurrence.randomizedDelay, zone: zone)
+        }
         return info
     }
 
@@ -122,12 +143,26 @@ extension SharedHost {
     }
 
     /// The engine's event kind of an outbox row whose notification has members of its own
-    /// (`step`, `extended`, `renamed`), with their values; `nil` for the others, and for a row whose
+    /// (`step`, `extended`, `renamed`, `elapsed`, `action`), with their values; `nil` for the others, and for a row whose
     /// `detail` does not hold them.
     static func eventKind(_ event: SharedEventRow, timer: SharedTimerRow) -> TimerEvent.Kind? {
         switch event.kind {
         case "step":
             return .steppedToChild(timer.step)
+        case "action":
+            guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)),
+                case .string(let kindName)? = detail["kind"], let kind = TimerAction.Kind(rawValue: kindName),
+                case .string(let triggerName)? = detail["trigger"],
+                let trigger = TimerAction.Trigger(rawValue: triggerName), case .string(let outcome)? = detail["outcome"]
+            else { return nil }
+            var code: Int32?
+            if case .number(let number)? = detail["code"], abs(number) < 1e9 { code = Int32(number) }
+            return .action(TimerEvent.ActionReport(kind: kind, trigger: trigger, outcome: Self.outcome(outcome, code)))
+        case "elapsed":
+            guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)),
+                case .number(let missed)? = detail["missed"], missed >= 0, missed < 1e9
+            else { return nil }
+            return .elapsed(missed: Int(missed))
         case "extended", "renamed":
             guard let text = event.detail, case .object(let detail)? = JSONValue(parsing: Array(text.utf8)) else {
                 return nil
@@ -140,6 +175,27 @@ extension SharedHost {
             }
         default:
             return nil
+        }
+    }
+
+    /// An action run's outcome from its name and code as `timerd_action_runs` keeps them
+    /// (``PostgresTimerQueue/recordRunEnd(seq:outcome:code:)``); an unknown name reads as `interrupted`.
+    static func outcome(_ name: String, _ code: Int32?) -> ActionRun.Outcome {
+        switch (name, code) {
+        case ("running", _): return .running
+        case ("exited", let code?): return .exited(code)
+        case ("signalled", let code?): return .signalled(code)
+        case ("timed-out", _): return .timedOut
+        case ("failed-to-start", let code?): return .failedToStart(code)
+        default: return .interrupted
+        }
+    }
+
+    /// The name and code an outcome is kept as: the inverse of ``outcome(_:_:)``.
+    static func outcomeColumns(_ outcome: ActionRun.Outcome) -> (name: String, code: Int32?) {
+        switch outcome {
+        case .exited(let code), .signalled(let code), .failedToStart(let code): return (outcome.name, code)
+        case .running, .timedOut, .interrupted: return (outcome.name, nil)
         }
     }
 

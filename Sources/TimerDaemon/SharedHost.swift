@@ -123,11 +123,23 @@ final class SharedHost {
     /// configuration), `nil` for no limit. Counted in the database before the insert, so two hosts
     /// starting at once for one user may pass it by one each.
     var quota: Int?
+    /// Reads `on`/`every` of `timer.start` by the one-host rules (`TimerService.recurrenceRequest`),
+    /// or `nil` (then they are not read).
+    var recurrenceReader: ((JSONMembers) throws -> TimerEngine.RecurrenceRequest?)?
+    /// The zone a calendar timer that names none is read in: this host's system zone when it starts it.
+    var systemTimeZone = TimeZone(identifier: "UTC") ?? TimeZone.current
     /// Resolves a local `at` (the daemon's `TimerService.localTimeResolver`), or `nil`.
     var localTimeResolver: (@Sendable (String, String, Int, Date) throws -> LocalTimeResolution)?
     /// On-finish runs of timers whose completion (or action claim) this host committed, for the
     /// daemon to start, each with the timer's id and the fence to record the start under.
     var launches: [ActionLaunch] = []
+    /// The `timerd_action_runs` rows of the runs this host is running, by timer and kind, oldest first.
+    var runSeqs: [String: [Int64]] = [:]
+    /// The captured output of runs that ended, until their outcome is recorded.
+    var pendingOutputs: [String: CapturedOutput] = [:]
+    /// The output of runs this host ran, by their `timerd_action_runs` row, for `timer.runs` (at most
+    /// ``maximumKeptOutputs``).
+    var runOutputs: [Int64: (bytes: [UInt8], truncated: Bool)] = [:]
     /// Counts the connections made (1 after `init`): the daemon re-adds the socket to epoll when it changes.
     var connectionGeneration = 1
 
@@ -170,6 +182,8 @@ final class SharedHost {
         let queue = try Self.connect(
             connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 3_000)
         self.queue = queue
+        // Runs recorded as running by this host id were cut off when its last process ended.
+        try queue.interruptRuns()
         cursor = try queue.eventCursor()
         lastSeq = try queue.lastEventSeq()
         figures.startedAt = Syscall.bootTimeNanoseconds()
@@ -322,11 +336,16 @@ final class SharedHost {
     /// - Returns: how many completions were accepted, and whether the batch was full.
     @discardableResult
     func fireDue() throws(PostgresError) -> (accepted: Int, isFull: Bool) {
-        let claims = try withQueue { queue throws(PostgresError) in
+        let all = try withQueue { queue throws(PostgresError) in
             try queue.claimDue(limit: Self.claimBatch, leaseSeconds: Self.leaseSeconds)
         }
-        guard !claims.isEmpty else { return (0, false) }
+        guard !all.isEmpty else { return (0, false) }
         if claimHoldMicroseconds > 0 { usleep(claimHoldMicroseconds) }
+        // Recurring timers fire one transaction each (the next elapse is computed between the lock
+        // and the write); the others complete in one statement.
+        let recurringAccepted = try fireRecurring(all.filter(\.isRecurring))
+        let claims = all.filter { !$0.isRecurring }
+        guard !claims.isEmpty else { return (recurringAccepted, all.count >= Self.claimBatch) }
         let stall = transactionStallMicroseconds
         let outcomes = try withQueue { queue throws(PostgresError) in
             guard stall > 0 else { return try queue.completeBatch(claims, actionLeaseSeconds: Self.leaseSeconds) }
@@ -337,7 +356,7 @@ final class SharedHost {
                 return outcomes
             }
         }
-        var accepted = 0
+        var accepted = recurringAccepted
         for (claim, outcome) in zip(claims, outcomes) {
             figures.claims += 1
             if claim.isRescue { figures.rescues += 1 }
@@ -358,7 +377,7 @@ final class SharedHost {
                 figures.fencesLost += 1
             }
         }
-        return (accepted, claims.count >= Self.claimBatch)
+        return (accepted, all.count >= Self.claimBatch)
     }
 
     /// Deletes ended timers past the history limits with their outbox rows: once per
@@ -382,7 +401,18 @@ final class SharedHost {
     /// key `TIMER_IDEMPOTENCY_KEY=ID:FENCE`: a host that dies after starting them and before its
     /// completion commits leaves the claim to be rescued, and the rescuer runs them again under
     /// the next fence (at least once across host death; docs/multihost.md).
-    func launch(id: Int64, fence: Int64, _ finished: PostgresTimerQueue.FinishedTimer) {
+    ///
+    /// - Parameters:
+    ///   - id: the timer.
+    ///   - fence: the fence of the completion (or action claim) that gave this host the runs.
+    ///   - finished: the timer's owner, name, duration and stored action.
+    ///   - trigger: why the runs start (`finished`; a recurring timer's `elapsed` or `missed`).
+    ///   - recordsStart: whether the start is recorded (`action_state`), as for an on-finish action
+    ///     held pending; a recurring timer's elapse holds none (its firing released the claim).
+    func launch(
+        id: Int64, fence: Int64, _ finished: PostgresTimerQueue.FinishedTimer, trigger: TimerAction.Trigger = .finished,
+        recordsStart: Bool = true
+    ) {
         let label = "timer \(id)"
         guard let text = finished.action, let value = JSONValue(parsing: Array(text.utf8)) else { return }
         do {
@@ -396,8 +426,9 @@ final class SharedHost {
                 launches.append(
                     ActionLaunch(
                         timerID: UInt64(id), name: finished.name, duration: Double(finished.totalNanoseconds) / 1e9,
-                        kind: kind, trigger: .finished, action: action,
-                        extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"], fence: fence))
+                        kind: kind, trigger: trigger, action: action,
+                        extraEnvironment: ["TIMER_IDEMPOTENCY_KEY=\(id):\(fence)"], fence: recordsStart ? fence : nil))
+                launches[launches.count - 1].firingFence = fence
             }
         } catch {
             log("warning: \(label): its on-finish action is not run by this host: \(error)")

@@ -96,7 +96,7 @@ protocol TimerBackend: AnyObject {
     /// Records that the runs taken from ``takeStartableActions()`` were started.
     func actionsStarted(_ launches: [ActionLaunch])
     /// Keeps a run's captured output for `timer.runs`, before ``recordActionOutcome(_:outcome:)``
-    /// of the same run (a no-op where `timer.runs` is not served: Daemon+ActionOutput.swift).
+    /// of the same run (in memory, on either backend: Daemon+ActionOutput.swift, SharedHost+ActionRuns.swift).
     func keepActionOutput(_ launch: ActionLaunch, output: CapturedOutput)
     /// Records how a run ended.
     ///

@@ -13,7 +13,13 @@ extension TimerService {
     /// `on` (a calendar expression, with the requester's `timeZone` when it has one) or `every` (a
     /// period, with an optional first elapse `from`), with `skipMissed` and `randomizedDelay`; `nil`
     /// when neither `on` nor `every` is given (a one-shot timer, whose `at`/`durations` are read after).
-    func recurrenceRequest(_ params: JSONMembers) throws -> TimerEngine.RecurrenceRequest? {
+    /// Shared mode reads a recurring start by it too (SharedHost+Recurrence.swift).
+    ///
+    /// - Parameter params: the `timer.start` parameters.
+    /// - Returns: the request, or `nil` for a one-shot start.
+    /// - Throws: `RPCError` (`-32602`) for a parameter of the wrong type or combination, an unknown
+    ///   zone, a bad period or `from`.
+    package func recurrenceRequest(_ params: JSONMembers) throws -> TimerEngine.RecurrenceRequest? {
         let on = params["on"] ?? .null
         let every = params["every"] ?? .null
         if on == .null, every == .null {

@@ -58,8 +58,8 @@ extension TimerInfo {
         }
     }
 
-    /// How an action run ended, for ``RecurrenceInfo/lastResult``.
-    static func resultText(_ outcome: ActionRun.Outcome) -> String {
+    /// How an action run ended, for ``RecurrenceInfo/lastResult`` (shared mode writes it too).
+    package static func resultText(_ outcome: ActionRun.Outcome) -> String {
         switch outcome {
         case .running: return "running"
         case .exited(let status): return "exited \(status)"

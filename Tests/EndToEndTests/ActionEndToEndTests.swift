@@ -215,10 +215,12 @@ struct ActionEndToEndTests {
         #expect(log.contains("exec output: more than 65536 bytes or 200 lines; the rest is not logged"))
     }
 
-    @Test("A subscriber gets the action event with the command's exit status, after the finish")
-    func actionEvent() throws {
+    @Test(
+        "A subscriber gets the action event with the command's exit status, after the finish",
+        arguments: TestBackend.available)
+    func actionEvent(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let client = try RawClient(path: harness.socketPath)
         let reply = try client.request(
             #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["finished","action"]}}"#)

@@ -24,10 +24,13 @@ struct ActionRunsEndToEndTests {
         return result
     }
 
-    @Test("logs shows the run's trigger, exit status and output; after a restart its outcome only")
-    func finishedRun() throws {
+    @Test(
+        "logs shows the run's trigger, exit status and output; after a restart its outcome only",
+        arguments: TestBackend.available)
+    func finishedRun(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        let arguments = try backend.daemonArguments()
+        try harness.startDaemon(extraArguments: arguments)
         let started = ctl(
             harness, in: harness.directory, ["start", "1s", "--name", "tea", "--exec", "echo hello; exit 3"])
         #expect(started.status == 0, "\(started)")
@@ -53,7 +56,7 @@ struct ActionRunsEndToEndTests {
         #expect(lines.dropFirst().first == "    hello")
         // Output lives in memory: after a restart the durable outcome stays, the output is gone.
         #expect(harness.stopDaemon() == 0)
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: arguments)
         let restarted = try harness.ctlJSON(["logs", "tea"], as: ActionRunsResult.self)
         #expect(restarted.runs.map(\.exitStatus) == [3])
         #expect(restarted.runs.map(\.output) == [nil])

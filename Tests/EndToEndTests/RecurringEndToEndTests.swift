@@ -78,6 +78,100 @@ struct RecurringEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    @Test(
+        "--on and --every on each backend: the start's fields, an elapse with its event and action, the edits refused, pause, resume, stop",
+        arguments: TestBackend.available)
+    func seriesOnEachBackend(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        let subscriber = try RawClient(path: harness.socketPath)
+        _ = try subscriber.subscribe(#""events":["elapsed"]"#)
+        let runs = harness.directory + "/runs.txt"
+        let calendar = harness.ctl([
+            "start", "--on", "*:*:0/2", "--name", "tick", "--exec", "echo \"$TIMER_NAME $TIMER_EVENT\" >> '\(runs)'",
+            "--json",
+        ])
+        #expect(calendar.status == 0, "\(calendar)")
+        let tick = try JSONDecoder().decode(TimerInfo.self, from: Data(calendar.stdout.utf8))
+        let series = try #require(tick.recurrence)
+        // docs/protocol.md "Recurring timers": the expression as given, read in the system zone (no
+        // TZ in the request), persistent by default, nothing rung yet; the next elapse is the first
+        // even second after the start (systemd.time(7)), which is also when the period ends.
+        let created = try #require(tick.createdAt.flatMap { ISO8601.date(from: $0) })
+        let firstElapse = Date(timeIntervalSince1970: (created.timeIntervalSince1970 / 2).rounded(.down) * 2 + 2)
+        #expect(series.expression == "*:*:0/2" && series.every == nil && series.followsSystemZone == true)
+        #expect(series.zone != nil && series.persistent && series.randomizedDelay == 0)
+        #expect(series.elapseCount == 0 && series.lastMissed == 0 && series.lastElapse == nil)
+        #expect(series.nextElapse == ISO8601.string(from: firstElapse) && tick.endsAt == series.nextElapse)
+        #expect(tick.state == .running && tick.name == "tick")
+
+        let periodic = harness.ctl(["start", "--every", "2s", "--name", "ev", "--skip-missed", "--json"])
+        #expect(periodic.status == 0, "\(periodic)")
+        let ev = try JSONDecoder().decode(TimerInfo.self, from: Data(periodic.stdout.utf8))
+        let every = try #require(ev.recurrence)
+        // `every` 2 s from the start, without zone or expression; --skip-missed is persistent false.
+        let evCreated = try #require(ev.createdAt.flatMap { ISO8601.date(from: $0) })
+        #expect(every.every == 2 && every.expression == nil && every.zone == nil && every.followsSystemZone == nil)
+        #expect(!every.persistent && every.elapseCount == 0)
+        #expect(every.nextElapse == ISO8601.string(from: evCreated.addingTimeInterval(2)))
+        #expect(ev.duration == 2 && ev.remaining <= 2)
+
+        // The first elapses of both, as `elapsed` events with `missed` 0, dated at the elapse.
+        var seen: [String: [Notification]] = [:]
+        while seen["1"] == nil || seen["2"] == nil, let event = subscriber.nextNotification(timeout: 6) {
+            seen[event.timerID ?? "?", default: []].append(event)
+        }
+        let tickEvent = try #require(seen["1"]?.first)
+        #expect(tickEvent.event == "elapsed" && tickEvent.params["missed"] as? Int == 0)
+        #expect(tickEvent.params["at"] as? String == ISO8601.string(from: firstElapse))
+        let evEvent = try #require(seen["2"]?.first)
+        #expect(evEvent.event == "elapsed" && evEvent.params["missed"] as? Int == 0)
+        // Dated at its deadline: one host estimates it on the wall clock from the boot-time clock,
+        // so within a millisecond or two of the start + 2 s.
+        let evAt = try #require((evEvent.params["at"] as? String).flatMap { ISO8601.date(from: $0) })
+        #expect(abs(evAt.timeIntervalSince(evCreated.addingTimeInterval(2))) < 0.003, "\(evEvent.params)")
+        // The calendar timer's action ran for that elapse with TIMER_EVENT=elapsed (docs/actions.md).
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, lines(runs).isEmpty { usleep(20_000) }
+        #expect(lines(runs).first == "tick elapsed", "\(harness.log())")
+        // `timerctl logs`: that run, triggered by the elapse (docs/actions.md).
+        let logs = try harness.ctlJSON(["logs", "tick"], as: ActionRunsResult.self)
+        #expect(logs.runs.first?.trigger == "elapsed" && logs.runs.first?.kind == "exec", "\(logs)")
+        let afterOne = try status(harness, "tick").recurrence
+        #expect((afterOne?.elapseCount ?? 0) >= 1)
+        #expect((afterOne?.lastElapse ?? "") >= ISO8601.string(from: firstElapse))
+
+        // The edits whose elapses come from the rule are refused, with the one-host text (CountdownError).
+        for verb in ["skip", "restart"] {
+            let refused = harness.ctl([verb, "tick"])
+            #expect(refused.status != 0)
+            #expect(
+                refused.stderr
+                    == "Error: cannot \(verb) timer 1 (\"tick\"): it is a recurring timer, whose elapses come from its "
+                    + "rule; stop it and start a new one, or pause and resume it\n", "\(refused)")
+        }
+        // Pause silences the series; a calendar series resumes at the first elapse after now.
+        let paused = try harness.ctlJSON(["pause", "tick", "--json"], as: TimerInfo.self)
+        #expect(paused.state == .paused && paused.recurrence?.nextElapse == nil)
+        let resumed = try harness.ctlJSON(["resume", "tick", "--json"], as: TimerInfo.self)
+        let resumedAt = Date()
+        let next = try #require(resumed.recurrence?.nextElapse.flatMap { ISO8601.date(from: $0) })
+        #expect(resumed.state == .running)
+        #expect(Int(next.timeIntervalSince1970) % 2 == 0 && next > resumedAt.addingTimeInterval(-0.5))
+        #expect(next.timeIntervalSince(resumedAt) <= 2.5)
+
+        // Stop ends both: no next elapse, the count kept; nothing rings afterwards.
+        for name in ["tick", "ev"] {
+            let stopped = try harness.ctlJSON(["stop", name, "--json"], as: TimerInfo.self)
+            #expect(stopped.state == .stopped && stopped.recurrence?.nextElapse == nil)
+            #expect((stopped.recurrence?.elapseCount ?? 0) >= 1)
+        }
+        let count = lines(runs).count
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(lines(runs).count == count)
+        #expect(harness.stopDaemon() == 0)
+    }
+
     /// Found by trying the merged daemon: without an action nothing marked an elapse for saving, so
     /// after `kill -9` the restarted timerd had the record as of the start (count 0) and rang the
     /// last elapse again as a catch-up. Each elapse is saved now: after SIGKILL right after an elapse,
@@ -211,11 +305,11 @@ struct RecurringEndToEndTests {
     }
 
     @Test(
-        "A bad expression is a usage error (exit 64, as in timerctl calendar): the token and its offset; nothing starts"
-    )
-    func parseError() throws {
+        "A bad expression is a usage error (exit 64, as in timerctl calendar): the token and its offset; nothing starts",
+        arguments: TestBackend.available)
+    func parseError(backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let run = harness.ctl(["start", "--on", "Mon..Fry 07:00"])
         // 64 (EX_USAGE), as `timerctl calendar 'Mon..Fry 07:00'` exits; the line after the error
         // points to the command's help.

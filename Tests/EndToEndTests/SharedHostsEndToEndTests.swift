@@ -217,6 +217,83 @@ struct SharedHostsEndToEndTests {
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 
+    @Test(
+        "Recurring timers exactly once across hosts: 12 *:*:0/2 series through two hosts, one SIGKILLed holding claims; every even second rung or folded once"
+    )
+    func recurringExactlyOnce() throws {
+        let cluster = try Cluster()
+        let a = try Self.host("h0", cluster)
+        // The host to be killed sits 0.3 s on each batch of claims (test-only), so the SIGKILL finds
+        // it holding some.
+        var b = try Self.host("h1", cluster, environment: ["TIMERD_TEST_HOLD_CLAIMS": "0.3"])
+        let total = 12
+        for i in 0..<total {
+            let run = (i % 2 == 0 ? a : b).ctl(["start", "--on", "*:*:0/2", "--name", "r\(i)"])
+            #expect(run.status == 0, "\(run)")
+        }
+        // A few elapses on both hosts, then h1 is killed while the database shows it holding claims
+        // (each even second it claims its share; at most 5 tries, restarting it in between).
+        usleep(4_500_000)
+        var held = 0
+        for _ in 0..<5 where held == 0 {
+            _ = Self.await(6) {
+                Int(cluster.sql("SELECT count(*) FROM timerd_timers WHERE claimed_by = 'h1'")) ?? 0 > 0
+            }
+            b.stopDaemon(signal: SIGKILL)
+            held = Int(cluster.sql("SELECT count(*) FROM timerd_timers WHERE claimed_by = 'h1'")) ?? 0
+            if held == 0 { b = try Self.host("h1", cluster, environment: ["TIMERD_TEST_HOLD_CLAIMS": "0.3"]) }
+        }
+        #expect(held > 0, "h1 never held a claim when killed")
+        let killedAt = Date()
+        // h0 alone rescues h1's claims once their lease (5 s) runs out, then rings every series on
+        // time; a few elapses after the rescue, h1 comes back and both go on.
+        usleep(UInt32((Self.lease + 3) * 1e6))
+        b = try Self.host("h1", cluster)
+        usleep(4_000_000)
+        for i in 0..<total { #expect(a.ctl(["stop", "r\(i)"]).status == 0) }
+
+        // Per series, from the store: the outbox's `elapsed` rows (dated at the nominal elapse,
+        // `missed` in detail) and the row's figures (schema version 7).
+        let rows = cluster.sql(
+            """
+            SELECT t.name, t.rec_elapse_count, extract(epoch FROM t.created_at), extract(epoch FROM t.rec_last_elapse),
+                (SELECT count(*) FROM timerd_events e WHERE e.timer_id = t.id AND e.kind = 'elapsed'),
+                (SELECT count(DISTINCT e.at) FROM timerd_events e WHERE e.timer_id = t.id AND e.kind = 'elapsed'),
+                (SELECT count(*) FROM timerd_events e WHERE e.timer_id = t.id AND e.kind = 'elapsed' AND e.rescue),
+                (SELECT count(*) FROM timerd_events e WHERE e.timer_id = t.id AND e.kind = 'elapsed'
+                    AND extract(epoch FROM e.at)::numeric % 2 <> 0)
+            FROM timerd_timers t ORDER BY t.id
+            """
+        ).split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        #expect(rows.count == total)
+        var rescuedRows = 0
+        var atMostOneRescueEach = true
+        for row in rows where row.count == 8 {
+            let (count, created, last) = (Int(row[1]) ?? -1, Double(row[2]) ?? 0, Double(row[3]) ?? 0)
+            // Every even second from the first elapse after the start through the last one rung is
+            // accounted for exactly once: rung on time, or folded into the catch-up of a rescued
+            // claim (its `missed`), as the one-host test (RecurringEndToEndTests) counts them.
+            let first = (created / 2).rounded(.down) * 2 + 2
+            let instants = Int(((last - first) / 2).rounded()) + 1
+            #expect(count == instants, "\(row): \(count) elapses counted, \(instants) even seconds")
+            // No elapse rung twice (two rows dated at one instant), every row at an even second.
+            #expect(row[4] == row[5] && row[7] == "0", "\(row)")
+            // Rung through the kill and after it: the last elapse is well after the kill.
+            #expect(last > killedAt.timeIntervalSince1970 + Self.lease, "\(row)")
+            rescuedRows += Int(row[6]) ?? 0
+            if (Int(row[6]) ?? 0) > 1 { atMostOneRescueEach = false }
+        }
+        // Each claim h1 held when it died was rescued: one rescued firing per held series.
+        #expect(rescuedRows >= held && atMostOneRescueEach, "h1 held \(held), rescued firings \(rescuedRows)")
+        let byHost = cluster.sql(
+            "SELECT string_agg(host_id || '=' || n, ' ' ORDER BY host_id) FROM (SELECT host_id, count(*) n FROM timerd_events WHERE kind = 'elapsed' GROUP BY 1) h"
+        )
+        print(
+            "recurring across hosts: \(total) series, h1 held \(held) at SIGKILL, rescued \(rescuedRows); elapsed by \(byHost)"
+        )
+        for host in [a, b] { #expect(host.stopDaemon() == 0) }
+    }
+
     @Test("Cross-host operations: pause on A, resume on C, wait on B, stop from A; remaining time kept")
     func crossHostOperations() throws {
         let cluster = try Cluster()
@@ -293,16 +370,9 @@ struct SharedHostsEndToEndTests {
         #expect(idle.ctl(["ping"]).status == 0)
         #expect(idle.log().contains("warning: --exit-when-idle is ignored with --shared"), "\(idle.log())")
         #expect(idle.stopDaemon() == 0)
-        // timer.runs answers a clear error, the database keeps no action runs (SharedHost.refusedMethods),
-        // in the words typed: `timerctl logs`, not the wire method `timer.runs`.
-        let logs = b.ctl(["logs", "x"])
-        #expect(logs.status == 1)
-        #expect(
-            logs.stderr
-                == "Error: timerctl logs is not available in shared mode (timerd --shared); shared mode serves "
-                + "daemon.stats, timer.beat, timer.extend, timer.list, timer.pause, timer.remove, timer.rename, "
-                + "timer.restart, timer.resume, timer.skip, timer.start, timer.status, timer.stop, timer.subscribe, "
-                + "timer.unsubscribe, timer.wait, daemon.ping, daemon.reload, daemon.metrics\n", "\(logs)")
+        // timer.runs (`timerctl logs`) is served from any host: x has no action, so no runs.
+        let logs = try b.ctlJSON(["logs", "x"], as: ActionRunsResult.self)
+        #expect(logs.name == "x" && logs.runs.isEmpty)
         // A name taken on another host gets the one-host daemon's error (it was the raw constraint
         // error `timerd_timers_live_name … SQLSTATE 23505`), with the holder's id.
         let first = a.ctl(["start", "30s", "--name", "dup", "--json"])
@@ -312,14 +382,13 @@ struct SharedHostsEndToEndTests {
         #expect(clash.status != 0)
         #expect(
             clash.stderr.contains(#"a live timer is already named "dup" (id \#(holder.id))"#), "\(clash)")
-        // So are recurring timers: refused by name, and nothing is started.
-        let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec"])
-        #expect(recurring.status != 0)
-        #expect(
-            recurring.stderr.contains(
-                "recurring timers (--on and --every of timerctl start) are not available in shared mode"),
-            "\(recurring)")
-        #expect(b.ctl(["status", "rec"]).status != 0)
+        // A recurring timer started on one host is the same series on another (one row, schema version 7).
+        let recurring = b.ctl(["start", "--on", "*:0/15", "--name", "rec", "--json"])
+        #expect(recurring.status == 0, "\(recurring)")
+        let seenOnB = try JSONDecoder().decode(TimerInfo.self, from: Data(recurring.stdout.utf8))
+        let seenOnA = try #require(try a.ctlJSON(["status", "rec"], as: [TimerInfo].self).first)
+        #expect(seenOnA.recurrence?.expression == "*:0/15" && seenOnA.recurrence == seenOnB.recurrence)
+        #expect(a.ctl(["stop", "rec"]).status == 0)
         for host in [a, b, c] { #expect(host.stopDaemon() == 0) }
     }
 

@@ -67,15 +67,60 @@ extension TimerEngine {
         recurring request: RecurrenceRequest, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
         action: TimerAction? = nil, wake: Bool = false
     ) throws(CountdownError) -> TimerSnapshot {
+        let wall = clock.wallNow()
+        let now = clock.now()
+        let id = nextID
+        let (recurrence, firstWall, wallDeadline) = try Self.firstElapse(
+            of: request, id: id, wall: wall, systemZone: systemTimeZone)
+        let name = name.map(TimerName.normalized)
+        if let name {
+            guard TimerName.isValid(name) else { throw .invalidName(name) }
+            if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
+        }
+        if let quota, liveCount(owner: owner) >= quota { throw .quotaExceeded(limit: quota) }
+        nextID += 1
+        let period = Self.nanoseconds(firstWall.timeIntervalSince(wall))
+        var extensions: [TimerExtension] = [.recurrence(recurrence)]
+        if let action { extensions.insert(.action(action), at: 0) }
+        if wake { extensions.append(.wake) }
+        let record = TimerRecord(
+            id: id, name: name, durations: [Double(period) / 1e9], segmentNanoseconds: [period], state: .running,
+            accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
+            endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline, extensions: extensions)
+        timers[id] = record
+        liveTotal += 1
+        noteCreated(id, owner: owner)  // the owner's id list and live count
+        if let name { liveNames[NameKey(owner: owner, name: name)] = id }
+        if let wake = record.nextWake(at: now, stepsChildren: false) { queue.schedule(id, at: wake) }
+        let snapshot = record.snapshot(at: now, wallNow: wall)
+        report(.started, owner: owner, date: wall, snapshot)
+        return snapshot
+    }
+
+    /// The first elapse of a recurring series started at `wall`: the rule checked, the zone chosen (the
+    /// expression's own, else `request`'s, else `systemZone`, followed), the first calendar elapse after
+    /// `wall` with its fixed randomized delay, or `every`'s first period. ``start(recurring:name:owner:quota:action:)``
+    /// and timerd's shared mode (on the database clock) both start a series by it.
+    ///
+    /// - Parameters:
+    ///   - request: the rule and options.
+    ///   - id: the timer's id (the randomized delay is derived from it).
+    ///   - wall: now on the clock the series runs by.
+    ///   - systemZone: the zone a calendar rule follows when neither the expression nor the request names one.
+    /// - Returns: the recurrence (with its ``TimerRecurrence/nextElapse``), when the first period ends
+    ///   (`ringAt`), and the wall-clock deadline (`nil` for `every` without `from`: it counts on the
+    ///   boot-time clock).
+    /// - Throws: `CountdownError.invalidRecurrence(_:)` and `CountdownError.deadlineOutOfRange(_:now:)`,
+    ///   as ``start(recurring:name:owner:quota:action:)``.
+    public static func firstElapse(
+        of request: RecurrenceRequest, id: UInt64, wall: Date, systemZone: TimeZone
+    ) throws(CountdownError) -> (recurrence: TimerRecurrence, ringAt: Date, wallDeadline: Date?) {
         guard request.randomizedDelay.isFinite, (0...DurationParser.maximumSeconds).contains(request.randomizedDelay)
         else {
             throw .invalidRecurrence(
                 "the randomized delay must be 0 to 366 days, got \(DurationFormatter.compact(seconds: request.randomizedDelay))"
             )
         }
-        let wall = clock.wallNow()
-        let now = clock.now()
-        let id = nextID
         var recurrence: TimerRecurrence
         let firstWall: Date
         let wallDeadline: Date?
@@ -95,7 +140,7 @@ extension TimerEngine {
                 let name = requesterZone.identifier == "GMT" ? "UTC" : requesterZone.identifier
                 (zone, zoneName, follows) = (requesterZone, name, false)
             } else {
-                (zone, zoneName, follows) = (systemTimeZone, systemTimeZone.identifier, true)
+                (zone, zoneName, follows) = (systemZone, systemZone.identifier, true)
             }
             guard let next = expression.nextElapse(after: wall, defaultZone: zone) else {
                 throw .invalidRecurrence(
@@ -133,29 +178,7 @@ extension TimerEngine {
             }
             recurrence.nextElapse = firstWall
         }
-        let name = name.map(TimerName.normalized)
-        if let name {
-            guard TimerName.isValid(name) else { throw .invalidName(name) }
-            if let holder = liveNames[NameKey(owner: owner, name: name)] { throw .nameInUse(name, id: String(holder)) }
-        }
-        if let quota, liveCount(owner: owner) >= quota { throw .quotaExceeded(limit: quota) }
-        nextID += 1
-        let period = Self.nanoseconds(firstWall.timeIntervalSince(wall))
-        var extensions: [TimerExtension] = [.recurrence(recurrence)]
-        if let action { extensions.insert(.action(action), at: 0) }
-        if wake { extensions.append(.wake) }
-        let record = TimerRecord(
-            id: id, name: name, durations: [Double(period) / 1e9], segmentNanoseconds: [period], state: .running,
-            accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
-            endedAt: nil, missed: false, owner: owner, wallDeadline: wallDeadline, extensions: extensions)
-        timers[id] = record
-        liveTotal += 1
-        noteCreated(id, owner: owner)  // the owner's id list and live count
-        if let name { liveNames[NameKey(owner: owner, name: name)] = id }
-        if let wake = record.nextWake(at: now, stepsChildren: false) { queue.schedule(id, at: wake) }
-        let snapshot = record.snapshot(at: now, wallNow: wall)
-        report(.started, owner: owner, date: wall, snapshot)
-        return snapshot
+        return (recurrence, firstWall, wallDeadline)
     }
 
     /// Re-times the calendar timers that follow the system zone after it changed (`/etc/localtime`

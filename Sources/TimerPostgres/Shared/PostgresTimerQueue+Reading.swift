@@ -1,3 +1,6 @@
+import Countdown
+import Foundation
+
 /// One timer of the shared form as a host reads it, with its time figures computed by the database
 /// at the instant of the read (`clock_timestamp()`), never by the host's clock.
 public struct SharedTimerRow: Sendable, Equatable {
@@ -33,6 +36,18 @@ public struct SharedTimerRow: Sendable, Equatable {
     /// When a heartbeat timer's latest beat came (ISO 8601 UTC with milliseconds, database clock),
     /// or `nil` before the first.
     public var lastBeatAt: String?
+    /// A recurring timer's series (schema version 7): its rule, options and figures, with
+    /// ``TimerRecurrence/nextElapse`` the nominal instant of the next elapse (without its randomized
+    /// delay); `nil` for a one-shot timer.
+    public var recurrence: TimerRecurrence?
+    /// While running: when the current period ends, in seconds since 1970 on the database clock
+    /// (`due_at`: a recurring timer's next firing); else `nil`.
+    public var dueAt: Double?
+    /// A recurring timer's latest action run (`timerd_action_runs`): its outcome's name, or `nil`
+    /// without one.
+    public var lastRunOutcome: String?
+    /// The code of ``lastRunOutcome`` (exit status, signal or `errno`), or `nil`.
+    public var lastRunCode: Int32?
 
     /// Nanoseconds counted so far: the whole steps before the current one, plus what of the
     /// current one has passed (all of it once finished).
@@ -51,7 +66,8 @@ public struct SharedTimerRow: Sendable, Equatable {
     public init(
         id: Int64, owner: UInt32, name: String?, state: String, step: Int, segmentsNanoseconds: [Int64],
         stepRemainingNanoseconds: Int64, createdAt: String, endedAt: String?, endsAt: String?, fence: Int64,
-        startedAt: String? = nil, isHeartbeat: Bool = false, beatCount: Int64 = 0, lastBeatAt: String? = nil
+        startedAt: String? = nil, isHeartbeat: Bool = false, beatCount: Int64 = 0, lastBeatAt: String? = nil,
+        recurrence: TimerRecurrence? = nil, dueAt: Double? = nil
     ) {
         self.id = id
         self.owner = owner
@@ -68,6 +84,10 @@ public struct SharedTimerRow: Sendable, Equatable {
         self.isHeartbeat = isHeartbeat
         self.beatCount = beatCount
         self.lastBeatAt = lastBeatAt
+        self.recurrence = recurrence
+        self.dueAt = dueAt
+        self.lastRunOutcome = nil
+        self.lastRunCode = nil
     }
 }
 
@@ -112,7 +132,12 @@ extension PostgresTimerQueue {
         t.fence,
         to_char(coalesce(t.started_at, t.created_at, t.updated_at) AT TIME ZONE 'UTC',
             'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        t.heartbeat, t.beat_count, to_char(t.last_beat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        t.heartbeat, t.beat_count, to_char(t.last_beat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        t.recurrence, t.rec_expression, t.rec_every_s, t.rec_zone, t.rec_follows_zone, t.rec_skip_missed,
+        t.rec_randomized_delay_s, extract(epoch FROM t.rec_next_elapse), extract(epoch FROM t.rec_last_elapse),
+        t.rec_elapse_count, t.rec_last_missed, CASE WHEN t.state = 'running' THEN extract(epoch FROM t.due_at) END,
+        CASE WHEN t.recurrence IS NOT NULL THEN (SELECT r.outcome || ':' || coalesce(r.code::text, '')
+            FROM timerd_action_runs r WHERE r.timer_id = t.id ORDER BY r.seq DESC LIMIT 1) END
         """
 
     /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
@@ -120,18 +145,51 @@ extension PostgresTimerQueue {
         (text ?? "{}").trimmingPrefix("{").split(separator: ",").compactMap { Int64($0.filter { $0 != "}" }) }
     }
 
-    /// Reads the row at `column` … `column + 14` of `rows` (``rowColumns``).
+    /// The recurrence of a row read at `column` … `column + 10` of `rows` (``rowColumns``' columns 15
+    /// to 25), or `nil` for a one-shot timer or an unknown kind.
+    static func recurrence(_ rows: PostgresRows, _ row: Int, from column: Int) -> TimerRecurrence? {
+        let rule: TimerRecurrence.Rule
+        switch rows.value(row, column) {
+        case "calendar":
+            rule = .calendar(
+                expression: rows.value(row, column + 1) ?? "", zone: rows.value(row, column + 3) ?? "UTC",
+                followsSystemZone: rows.value(row, column + 4) == "t")
+        case "every":
+            rule = .every(seconds: Double(rows.value(row, column + 2) ?? "") ?? TimerRecurrence.minimumInterval)
+        default:
+            return nil
+        }
+        func instant(_ offset: Int) -> Date? {
+            Double(rows.value(row, column + offset) ?? "").map { Date(timeIntervalSince1970: $0) }
+        }
+        var recurrence = TimerRecurrence(
+            rule: rule, skipMissed: rows.value(row, column + 5) == "t",
+            randomizedDelay: Double(rows.value(row, column + 6) ?? "") ?? 0)
+        recurrence.nextElapse = instant(7)
+        recurrence.lastElapse = instant(8)
+        recurrence.elapseCount = UInt64(clamping: rows.int64(row, column + 9) ?? 0)
+        recurrence.lastMissed = UInt32(clamping: rows.int64(row, column + 10) ?? 0)
+        return recurrence
+    }
+
+    /// Reads the row at `column` … `column + 27` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
         let segments = bigintArray(rows.value(row, column + 5))
-        return SharedTimerRow(
+        var timer = SharedTimerRow(
             id: id, owner: UInt32(clamping: rows.int64(row, column + 1) ?? 0), name: rows.value(row, column + 2),
             state: rows.value(row, column + 3) ?? "stopped", step: Int(rows.int64(row, column + 4) ?? 0),
             segmentsNanoseconds: segments, stepRemainingNanoseconds: rows.int64(row, column + 6) ?? 0,
             createdAt: rows.value(row, column + 7) ?? "", endedAt: rows.value(row, column + 8),
             endsAt: rows.value(row, column + 9), fence: rows.int64(row, column + 10) ?? 0,
             startedAt: rows.value(row, column + 11), isHeartbeat: rows.value(row, column + 12) == "t",
-            beatCount: rows.int64(row, column + 13) ?? 0, lastBeatAt: rows.value(row, column + 14))
+            beatCount: rows.int64(row, column + 13) ?? 0, lastBeatAt: rows.value(row, column + 14),
+            recurrence: recurrence(rows, row, from: column + 15), dueAt: Double(rows.value(row, column + 26) ?? ""))
+        if let text = rows.value(row, column + 27), let colon = text.lastIndex(of: ":") {
+            timer.lastRunOutcome = String(text[..<colon])
+            timer.lastRunCode = Int32(text[text.index(after: colon)...])
+        }
+        return timer
     }
 
     /// The timer with `id`, if `owner` may see it.

@@ -30,6 +30,9 @@ public final class PostgresTimerQueue {
         public var isRescue: Bool
         /// How late the claim came, in seconds of the database clock (claim time − due time, ≥ 0).
         public var lateness: Double
+        /// Whether the timer is recurring (schema version 7): its firing is
+        /// ``completeRecurring(_:)``, not ``completeBatch(_:actionLeaseSeconds:)``.
+        public var isRecurring = false
     }
 
     /// What a completion did.
@@ -235,7 +238,7 @@ public final class PostgresTimerQueue {
         FROM due
         WHERE t.id = due.id
         RETURNING t.id, t.fence, t.step, t.steps, due.previous IS NOT NULL,
-            greatest(0, extract(epoch FROM clock_timestamp() - t.due_at)), t.due_at
+            greatest(0, extract(epoch FROM clock_timestamp() - t.due_at)), t.due_at, t.recurrence IS NOT NULL
         """
 
     /// Claims up to `limit` due timers (due on the database clock, unclaimed or with an expired
@@ -259,7 +262,7 @@ public final class PostgresTimerQueue {
             Claim(
                 id: rows.int64(row, 0) ?? 0, fence: rows.int64(row, 1) ?? 0, step: Int(rows.int64(row, 2) ?? 0),
                 steps: Int(rows.int64(row, 3) ?? 1), isRescue: rows.value(row, 4) == "t",
-                lateness: Double(rows.value(row, 5) ?? "0") ?? 0)
+                lateness: Double(rows.value(row, 5) ?? "0") ?? 0, isRecurring: rows.value(row, 7) == "t")
         }.sorted { $0.lateness > $1.lateness }
     }
 
@@ -343,7 +346,7 @@ public final class PostgresTimerQueue {
                     version = t.version + 1, updated_at = now()
                 FROM claim c, timerd_timers old
                 WHERE t.id = c.id AND t.fence = c.fence AND t.claimed_by = $4 AND t.state = 'running'
-                  AND old.id = c.id
+                  AND t.recurrence IS NULL AND old.id = c.id
                 RETURNING t.id, t.state, t.step, old.due_at AS met, t.owner, t.name, t.action,
                     (SELECT sum(s) FROM unnest(t.segments_ns) s) AS total, c.fence, c.rescue
             ), event AS (

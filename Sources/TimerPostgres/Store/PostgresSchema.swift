@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 6
+    public static let currentVersion = 7
 
     /// Version 1.
     ///
@@ -166,9 +166,55 @@ public enum PostgresSchema {
             ADD COLUMN beat_count bigint NOT NULL DEFAULT 0, ADD COLUMN last_beat_at timestamptz;
         """
 
+    /// Version 7: recurring timers in shared mode (`on`, `every` of `timer.start`).
+    ///
+    /// - `timerd_timers.recurrence`: `calendar` or `every` (NULL for a one-shot timer);
+    ///   `rec_expression` the calendar expression as given; `rec_every_s` the period in seconds;
+    ///   `rec_zone` the zone the expression is read in and `rec_follows_zone` whether that was the
+    ///   starting host's system zone; `rec_skip_missed` (`skipMissed`, not `persistent`);
+    ///   `rec_randomized_delay_s`; `rec_next_elapse` the nominal instant of the next elapse (without
+    ///   its randomized delay; `due_at` is when it rings); `rec_last_elapse` the latest elapse rung
+    ///   or folded into a catch-up; `rec_elapse_count` the elapses accounted for; `rec_last_missed`
+    ///   the `missed` of the latest `elapsed` event.
+    /// - The outbox's `elapsed` rows carry `{"missed": N}` in `detail`; its `action` rows (a run's
+    ///   end, `{"kind", "trigger", "outcome", "code"}`) are left out of `timerd_events_once`, as
+    ///   `renamed` rows are: the runs of one firing (exec and notify) share its fence.
+    /// - `timerd_action_runs`: the action runs of shared mode (`timer.runs`): one row per run, by
+    ///   the host that ran it (`host_id`), `kind` and `trigger`, the firing's `fence`, `started_at`
+    ///   and `ended_at` (database clock), `outcome` (`running`, `exited`, `signalled`, `timed-out`,
+    ///   `failed-to-start`, `interrupted`) and `code` (the exit status, signal or `errno`); removed
+    ///   with their timer (`ON DELETE CASCADE`).
+    static let version7 = """
+        ALTER TABLE timerd_timers ADD COLUMN recurrence text CHECK (recurrence IN ('calendar', 'every')),
+            ADD COLUMN rec_expression text, ADD COLUMN rec_every_s double precision, ADD COLUMN rec_zone text,
+            ADD COLUMN rec_follows_zone boolean NOT NULL DEFAULT false,
+            ADD COLUMN rec_skip_missed boolean NOT NULL DEFAULT false,
+            ADD COLUMN rec_randomized_delay_s double precision NOT NULL DEFAULT 0,
+            ADD COLUMN rec_next_elapse timestamptz, ADD COLUMN rec_last_elapse timestamptz,
+            ADD COLUMN rec_elapse_count bigint NOT NULL DEFAULT 0,
+            ADD COLUMN rec_last_missed integer NOT NULL DEFAULT 0;
+        DROP INDEX timerd_events_once;
+        CREATE UNIQUE INDEX timerd_events_once ON timerd_events (timer_id, kind, fence)
+            WHERE kind NOT IN ('renamed', 'action');
+        CREATE TABLE timerd_action_runs (
+            seq bigserial PRIMARY KEY,
+            timer_id bigint NOT NULL REFERENCES timerd_timers (id) ON DELETE CASCADE,
+            kind text NOT NULL,
+            trigger text NOT NULL,
+            fence bigint,
+            host_id text NOT NULL,
+            started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+            ended_at timestamptz,
+            outcome text NOT NULL DEFAULT 'running',
+            code integer
+        );
+        CREATE INDEX timerd_action_runs_timer ON timerd_action_runs (timer_id, seq);
+        CREATE INDEX timerd_action_runs_running ON timerd_action_runs (host_id) WHERE outcome = 'running';
+        """
+
     /// The migrations by the version they bring the schema to.
     static let migrations: [(version: Int, sql: String)] = [
-        (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6),
+        (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6), (7, version7),
     ]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,
