@@ -7,7 +7,11 @@
 // Trait `PostgreSQL` (off by default): links libpq (Debian's libpq-dev) into TimerPostgres, so that
 // `timerd --store postgresql://…` works. Without it the file store is the only store and nothing needs
 // a C library beyond libc: `swift build` on a machine with only the Swift toolchain. CI, the tests
-// (scripts/test) and the Debian package build with `--traits PostgreSQL`.
+// (scripts/test) and the Debian package build with `--traits PostgreSQL,Notifications`.
+//
+// Trait `Notifications` (off by default): links libsystemd's sd-bus (Debian's libsystemd-dev) into
+// TimerNotifier, so that `timerctl notifier` can show desktop notifications over D-Bus. Without it
+// `timerctl notifier` exits 69 and says how to build with it.
 import PackageDescription
 
 let package = Package(
@@ -28,7 +32,12 @@ let package = Package(
     traits: [
         .trait(
             name: "PostgreSQL",
-            description: "The PostgreSQL store (timerd --store): links libpq, PostgreSQL's C client (libpq-dev).")
+            description: "The PostgreSQL store (timerd --store): links libpq, PostgreSQL's C client (libpq-dev)."),
+        .trait(
+            name: "Notifications",
+            description:
+                "Desktop notifications (timerctl notifier): links libsystemd's sd-bus, its D-Bus client (libsystemd-dev)."
+        ),
     ],
     targets: [
         // Exposes the Linux headers that Glibc's module leaves out (epoll, timerfd, SO_PEERCRED's ucred).
@@ -63,6 +72,20 @@ let package = Package(
                 .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])), "Countdown", "TimerModel",
                 "TimerStorage",
             ]),
+        // sd-bus, libsystemd's D-Bus client (Debian's libsystemd-dev), for desktop notifications; used
+        // only with the trait Notifications.
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        // `timerctl notifier`: a typed wrapper over sd-bus and the notifier (timer events in, one desktop
+        // notification per timer out, its buttons back as requests). Without the trait Notifications
+        // its bus only throws (SessionBus+NotBuilt.swift) and libsystemd is not linked.
+        .target(
+            name: "TimerNotifier",
+            dependencies: [
+                .target(name: "CSystemd", condition: .when(traits: ["Notifications"])), "TimerModel",
+                "TimerProtocol", "TimerSystem",
+            ]),
         // The one reader of time zones (TZ, /etc/localtime, POSIX TZ strings) for timerd and timerpick;
         // Foundation's full zone data through DatePicking, so timerctl does not link it.
         .target(name: "ZoneReading", dependencies: ["DatePicking", "TimerProtocol", "TimerSystem"]),
@@ -79,7 +102,8 @@ let package = Package(
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
         // run; timerd resolves local `--at` times instead (docs/performance.md).
         .target(
-            name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
+            name: "TimerControl",
+            dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable", "TimerNotifier"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
@@ -119,6 +143,7 @@ let package = Package(
             name: "TimerStorageTests",
             dependencies: ["TimerStorage", "TimerPostgres", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
+        .testTarget(name: "TimerNotifierTests", dependencies: ["TimerNotifier", "TimerModel", "TimerProtocol"]),
         // Needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
         .testTarget(
             name: "TimerPostgresTests",

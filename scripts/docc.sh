@@ -17,8 +17,9 @@ for catalog in ${DOCC_ONLY:-Sources/*/*.docc}; do
     # Libraries whose API is `package` (shared by this package's targets only) document that level.
     access=()
     case "$module" in CommandLineTable) access=(-Xswiftc -symbol-graph-minimum-access-level -Xswiftc package) ;; esac
-    # The trait PostgreSQL: TimerPostgres documents its libpq connection, not the stand-in without it.
-    swift build --traits PostgreSQL --target "$module" "${access[@]}" \
+    # The traits PostgreSQL and Notifications: TimerPostgres documents its libpq connection and
+    # TimerNotifier its sd-bus session bus, not the stand-ins without them.
+    swift build --traits PostgreSQL,Notifications --target "$module" "${access[@]}" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols"
     # Only the module's own symbol graphs (<Module>.symbols.json and its extensions of others).
     find "$symbols" -type f ! -name "$module.symbols.json" ! -name "$module@*.symbols.json" -delete

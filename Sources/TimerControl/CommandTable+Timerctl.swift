@@ -30,6 +30,7 @@ extension CommandTable {
             logs,
             events,
             bar,
+            notifier,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             command("beat", "re-arm a heartbeat timer to its whole duration from now", Discussion.beat),
             rename,

@@ -160,6 +160,7 @@ public enum ControlCommand {
             }
         }
         if verb == .bar && !Bar.hasStandardOutput { return 0 }
+        if verb == .notifier { return try runNotifier(socketPath: options.socketPath, output: &output) }
         let client = try ControlClient.connect(
             explicitPath: options.socketPath,
             autostart: options.socketPath == nil && !options.noAutostart && verb != .reload && verb != .stats)
@@ -259,7 +260,7 @@ public enum ControlCommand {
             return try Watch.run(client, output: &output)
         case .bar:
             if let barFeed { return try Bar.run(client, feed: barFeed, socketPath: options.socketPath) }
-        case .help, .completion, .completeTimers, .pick, .calendar:
+        case .help, .completion, .completeTimers, .pick, .calendar, .notifier:
             output.out(HelpText.main)
         }
         return 0

@@ -86,6 +86,8 @@ public enum Verb: String, Sendable, CaseIterable {
     case events
     /// Print a status-bar line for a timer each time it changes.
     case bar
+    /// Show desktop notifications with buttons for your timers (D-Bus; the trait `Notifications`).
+    case notifier
     /// Add time to (or, with `-`, take time from) a timer's current step.
     case extend
     /// Start a timer again with the same durations, under the same id.

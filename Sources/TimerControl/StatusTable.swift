@@ -173,7 +173,7 @@ enum StatusTable {
         case .extend, .skip:
             return editConfirmation(verb, label, timer)
         case .status, .ping, .reload, .stats, .help, .completion, .completeTimers, .pick, .remove, .events, .bar,
-            .watch, .calendar, .logs:
+            .notifier, .watch, .calendar, .logs:
             return ""
         }
     }

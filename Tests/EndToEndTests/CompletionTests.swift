@@ -60,8 +60,9 @@ struct CompletionTests {
 
         #expect(
             Self.candidates([""], script: script) == [
-                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "bar", "extend", "restart",
-                "beat", "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
+                "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "bar", "notifier", "extend",
+                "restart", "beat", "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick", "completion",
+                "help",
                 "calendar",
             ])
         #expect(Self.candidates(["st"], script: script) == ["start", "stop", "status", "stats"])

@@ -83,7 +83,7 @@ struct ManPageTests {
         #expect(
             listed == [
                 "start", "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait",
-                "logs", "events", "bar", "extend", "restart", "beat",
+                "logs", "events", "bar", "notifier", "extend", "restart", "beat",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
             ])

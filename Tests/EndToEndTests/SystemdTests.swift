@@ -44,6 +44,7 @@ struct SystemdTests {
             ("dist/systemd/user/timerd.service", "man:timerd(8) man:timerctl(1) man:timerd.conf(5)"),
             ("dist/systemd/timerd.socket", "man:timerd(8) man:systemd.socket(5)"),
             ("dist/systemd/user/timerd.socket", "man:timerd(8) man:systemd.socket(5)"),
+            ("dist/systemd/user/timerctl-notifier.service", "man:timerctl(1)"),
         ])
     func documentation(unit: String, expected: String) throws {
         // `systemctl help timerd` opens the first page named here.
