@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TimerService", targets: ["TimerService"]),
         .library(name: "TimerStorage", targets: ["TimerStorage"]),
         .library(name: "TimerPostgres", targets: ["TimerPostgres"]),
+        .library(name: "TimerClient", targets: ["TimerClient"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
         .executable(name: "timerpick", targets: ["timerpick"]),
@@ -76,10 +77,15 @@ let package = Package(
                 "TimerSystem", "CommandLineTable", "TimerPostgres", "ZoneReading",
             ]
         ),
+        // The Swift client of timerd's socket: discovery and autostart, the one writer of request lines,
+        // typed replies and errors, a synchronous connection (timerctl's) and the async API over it
+        // (blocking reads on Dispatch queues). No DatePicking and no Countdown, for timerctl's sake.
+        .target(name: "TimerClient", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem"]),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
         // run; timerd resolves local `--at` times instead (docs/performance.md).
         .target(
-            name: "TimerControl", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
+            name: "TimerControl",
+            dependencies: ["TimerClient", "TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable"]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
