@@ -139,7 +139,7 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "TimerControlTests",
-            dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
+            dependencies: ["TimerControl", "TimerClient", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
         .testTarget(
             name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking", "TimerModel"]),
