@@ -143,11 +143,13 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking", "TimerModel"]),
-        // Runs the built binaries; depending on the executables makes `swift test` build them.
+        // Runs the built binaries; depending on the executables makes `swift test` build them. TimerClient's
+        // tests are here too: they need the real timerd this harness starts.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "TestSupport", "timerd", "timerctl",
+                "TimerClient", "TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "TestSupport", "timerd",
+                "timerctl",
             ]),
     ],
     swiftLanguageModes: [.v6]
