@@ -62,7 +62,8 @@ private struct EventFollower: Sendable {
             do throws(TimerClientError) {
                 let connection = try TimerConnection.connect(explicitPath: path, autostart: .never)
                 guard hook.attach(connection.fd) else { break }
-                defer { hook.detach() }
+                // Detached before the connection is released (and its descriptor closed), never after.
+                defer { withExtendedLifetime(connection) { hook.detach() } }
                 let ping = try connection.call(.ping, as: PingResult.self)
                 var after = lastSeq
                 if let known = daemonPID, known != ping.pid {

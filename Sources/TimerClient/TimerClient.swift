@@ -312,7 +312,8 @@ public final class TimerClient: Sendable {
         do throws(TimerClientError) {
             let waiter = try TimerConnection.connect(explicitPath: path, autostart: .never)
             guard hook.attach(waiter.fd) else { return .failure(CancellationError()) }
-            defer { hook.detach() }
+            // Detached before the connection is released (and its descriptor closed), never after.
+            defer { withExtendedLifetime(waiter) { hook.detach() } }
             return .success(try waiter.call(.wait(timer), as: TimerInfo.self, timeoutMilliseconds: -1))
         } catch {
             return hook.isCancelled ? .failure(CancellationError()) : .failure(error)
