@@ -3,7 +3,7 @@ import TimerProtocol
 /// Every way a ``TimerClient`` call can fail short of cancellation (which throws `CancellationError`).
 ///
 /// A refusal by timerd keeps the protocol's stable error code (docs/protocol.md, "Errors";
-/// ``RPCErrorCode``): `code` and `message` read it whatever the case.
+/// `RPCErrorCode`): `code` and `message` read it whatever the case.
 public enum TimerClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing answers on `path`: no socket there, or one nobody listens on. `reason` is the
     /// system's word for it (`connect: No such file or directory`).

@@ -3,7 +3,7 @@ import TimerProtocol
 /// One request of protocol version 1 with its typed parameters (docs/protocol.md, "Methods").
 ///
 /// Timers are named by a reference: an id (`"3"`, `"3.2"` for a group's child) or a name.
-/// ``TimerRequest/line(id:)`` is the one place requests are written, with TimerProtocol's JSON
+/// `line(id:)` (package access) is the one place requests are written, with TimerProtocol's JSON
 /// writer.
 public enum TimerRequest: Sendable, Hashable {
     /// `timer.start` of a countdown, or of a group when there are several durations.
