@@ -87,14 +87,18 @@ public final class TimerClient: Sendable {
     ///   - name: the timer's name (letters, digits, `-`, `_`, `.`; not all digits), or `nil`.
     ///   - action: what runs when it finishes, or `nil`.
     ///   - isHeartbeat: a heartbeat timer: it fires when no ``beat(_:)`` came for a whole duration.
+    ///   - loops: run the durations this many times, one loop after the other (at most 100 steps in
+    ///     all), or `nil` for once.
     /// - Returns: the new timer.
     /// - Throws: ``TimerClientError/daemon(_:)`` with -32602 (invalid params), -32003 (name in use)
     ///   or -32004 (quota); connection errors.
     public func start(
-        durations: [Double], name: String? = nil, action: TimerAction? = nil, isHeartbeat: Bool = false
+        durations: [Double], name: String? = nil, action: TimerAction? = nil, isHeartbeat: Bool = false,
+        loops: Int? = nil
     ) async throws -> TimerInfo {
         try await perform(
-            .start(durations: durations, name: name, action: action, isHeartbeat: isHeartbeat), as: TimerInfo.self)
+            .start(durations: durations, name: name, action: action, isHeartbeat: isHeartbeat, loops: loops),
+            as: TimerInfo.self)
     }
 
     /// `timer.start` with `at`: a timer that ends at a wall-clock time.

@@ -33,7 +33,7 @@ extension TimerRequest {
         var object = ObjectWriter(writer: writer)
         defer { writer = object.finish() }
         switch self {
-        case .start(let durations, let name, let action, let isHeartbeat):
+        case .start(let durations, let name, let action, let isHeartbeat, let loops):
             if let action { object.member("action") { action.write(to: &$0) } }
             try object.member("durations") { writer throws(JSONBytesWriter.NonFiniteNumber) in
                 writer.raw("[")
@@ -44,6 +44,7 @@ extension TimerRequest {
                 writer.raw("]")
             }
             if isHeartbeat { object.member("heartbeat") { $0.bool(true) } }
+            if let loops { object.member("loops") { $0.integer(Int64(loops)) } }
             if let name { object.member("name") { $0.string(name) } }
         case .startAt(let at, let timeZone, let minuteInterval, let name, let action):
             if let action { object.member("action") { action.write(to: &$0) } }

@@ -12,7 +12,9 @@ public enum TimerRequest: Sendable, Hashable {
     /// - name: the timer's name, or `nil`.
     /// - action: the on-finish action, or `nil`.
     /// - isHeartbeat: a heartbeat timer that ``beat(_:)`` re-arms.
-    case start(durations: [Double], name: String?, action: TimerAction?, isHeartbeat: Bool)
+    /// - loops: run the durations this many times, one loop after the other (at most 100 steps in
+    ///   all), or `nil` for once.
+    case start(durations: [Double], name: String?, action: TimerAction?, isHeartbeat: Bool, loops: Int? = nil)
     /// `timer.start` with `at`: an ISO 8601 date-time, or a local time read in `timeZone`.
     case startAt(at: String, timeZone: String?, minuteInterval: Int?, name: String?, action: TimerAction?)
     /// `timer.start` with `on` or `every`.

@@ -286,6 +286,9 @@ extension CommandTable {
                 ["--heartbeat"],
                 help: "start a heartbeat timer: 'timerctl beat' re-arms it, so it finishes when beats stop"),
             OptionSpec(
+                ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
+                help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
+            OptionSpec(
                 ["--on"],
                 .value(
                     ValueSpec(
@@ -313,10 +316,10 @@ extension CommandTable {
         usages: [
             Usage(
                 [
-                    .argument("DURATION"), .option("--name", isOptional: true), .option("--exec", isOptional: true),
-                    .option("--notify", isOptional: true),
+                    .argument("DURATION"), .option("--loops", isOptional: true), .option("--name", isOptional: true),
+                    .option("--exec", isOptional: true), .option("--notify", isOptional: true),
                 ],
-                summary: "start a timer; several durations make a group"),
+                summary: "start a timer; several durations make a group, --loops repeats it"),
             Usage(
                 [
                     .text("DURATION"), .option("--heartbeat", isOptional: false), .option("--name", isOptional: true),

@@ -186,7 +186,8 @@ public enum ControlCommand {
                 }
             } else {
                 let request = TimerRequest.start(
-                    durations: durations, name: options.name, action: action?.action, isHeartbeat: options.heartbeat)
+                    durations: durations, name: options.name, action: action?.action, isHeartbeat: options.heartbeat,
+                    loops: options.loops)
                 let timer = try client.call(request, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }

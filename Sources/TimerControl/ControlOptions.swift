@@ -25,6 +25,9 @@ public struct ControlOptions: Sendable, Equatable {
     public var notify = false
     /// `--heartbeat` for `start DURATION`: a heartbeat timer, which `beat` re-arms (a dead-man switch).
     public var heartbeat = false
+    /// `--loops N` for `start DURATION...`: the group runs N times, one loop after the other (timerd checks
+    /// that the loops make at most `TimerLimits.maximumGroupSize` steps).
+    public var loops: Int?
     /// `--on EXPR` for `start`: a recurring timer on a systemd.time(7) calendar expression.
     public var on: String?
     /// `--every DURATION` for `start`: a recurring timer with a period on the boot-time clock.
@@ -127,6 +130,11 @@ public struct ControlOptions: Sendable, Equatable {
             exec = value
         case "--notify": notify = true
         case "--heartbeat": heartbeat = true
+        case "--loops":
+            guard let count = Int(value), count >= 1 else {
+                throw .usage("--loops must be a whole number of loops, 1 or more, got \"\(value)\"", verb: verb)
+            }
+            loops = count
         case "--on": on = value
         case "--every": every = value
         case "--from": from = value
@@ -172,6 +180,7 @@ public struct ControlOptions: Sendable, Equatable {
         if options.exec != nil && verb != .start { throw .usage(onlyFor("--exec"), verb: verb) }
         if options.notify && verb != .start { throw .usage(onlyFor("--notify"), verb: verb) }
         if options.heartbeat && verb != .start { throw .usage(onlyFor("--heartbeat"), verb: verb) }
+        if options.loops != nil && verb != .start { throw .usage(onlyFor("--loops"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
         for (given, name) in [
@@ -227,6 +236,9 @@ public struct ControlOptions: Sendable, Equatable {
             }
             if options.persistent && options.skipMissed {
                 throw .usage("'start' takes --persistent or --skip-missed, not both", verb: verb)
+            }
+            if options.loops != nil && (options.arguments.isEmpty || options.heartbeat) {
+                throw .usage("option '--loops' goes with 'start DURATION...' (it repeats the group)", verb: verb)
             }
             if options.heartbeat && options.arguments.count != 1 {
                 throw .usage(

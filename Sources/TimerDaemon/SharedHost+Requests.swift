@@ -234,8 +234,9 @@ extension SharedHost {
                     + "shared mode starts countdowns, groups, sequences and \"at\" timers")
         }
         try TimerService.allowOnly(
-            ["action", "at", "durations", "heartbeat", "minuteInterval", "name", "timeZone"], in: params,
+            ["action", "at", "durations", "heartbeat", "loops", "minuteInterval", "name", "timeZone"], in: params,
             method: .timerStart)
+        let loops = try TimerService.loops(JSONMembers(params))
         let name: String?
         switch params["name"] {
         case .none, .some(.null): name = nil
@@ -260,7 +261,7 @@ extension SharedHost {
             resolution = resolved
             durations = [seconds]
         } else {
-            durations = try TimerService.durations(params["durations"])
+            durations = try TimerService.repeated(TimerService.durations(params["durations"]), loops: loops)
         }
         guard (1...TimerEngine.maximumGroupSize).contains(durations.count) else {
             throw CountdownError.groupSizeOutOfRange(durations.count)

@@ -142,6 +142,54 @@ extension TimerService {
         return (resolution.date, resolution)
     }
 
+    /// `loops` of `timer.start`: how many times a group of `durations` runs, one loop after the other
+    /// (`timerctl start 25m 5m --loops 4`). The group is started as its durations repeated that many
+    /// times, so progress, `skip` and `next` run across the loops, and both backends store it as any
+    /// other group.
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: 1 when `loops` is absent or null, otherwise the whole number asked for.
+    /// - Throws: `RPCError` `-32602` when `loops` is not a whole number from 1 to
+    ///   `TimerLimits.maximumGroupSize`, or comes with `at`, `on`, `every`, `from` or `heartbeat`
+    ///   (those have no group to repeat).
+    package static func loops(_ params: JSONMembers) throws -> Int {
+        let loops: Int
+        switch params["loops"] {
+        case .none, .some(.null): return 1
+        case .some(.number(let value)) where value == value.rounded() && abs(value) < 1e9: loops = Int(value)
+        case .some(let other): throw typeError("loops", "a whole number", other, .timerStart)
+        }
+        guard (1...TimerLimits.maximumGroupSize).contains(loops) else {
+            throw RPCError(
+                .invalidParams,
+                "\"loops\" of timer.start must be 1 to \(TimerLimits.maximumGroupSize), got \(loops)")
+        }
+        for key in ["at", "on", "every", "from", "heartbeat"] where params[key] != nil && params[key] != .null {
+            throw RPCError(
+                .invalidParams, "\"loops\" repeats a group of \"durations\"; it cannot be used with \"\(key)\"")
+        }
+        return loops
+    }
+
+    /// A group's `durations` run `loops` times: the list repeated, checked against the group limit.
+    ///
+    /// - Parameters:
+    ///   - durations: one loop's durations in seconds, in order.
+    ///   - loops: how many loops, 1 to `TimerLimits.maximumGroupSize` (from ``loops(_:)``).
+    /// - Returns: `durations` repeated `loops` times.
+    /// - Throws: `RPCError` `-32602` when the loops make more than `TimerLimits.maximumGroupSize` steps.
+    package static func repeated(_ durations: [Double], loops: Int) throws -> [Double] {
+        guard loops > 1 else { return durations }
+        let steps = durations.count * loops
+        guard steps <= TimerLimits.maximumGroupSize else {
+            throw RPCError(
+                .invalidParams,
+                "\(loops) loops of \(durations.count) durations are \(steps) steps; a timer takes at most "
+                    + "\(TimerLimits.maximumGroupSize)")
+        }
+        return Array((0..<loops).map { _ in durations }.joined())
+    }
+
     package static func durations(_ value: JSONValue?) throws -> [Double] {
         let expected = "an array of durations (seconds as numbers, or strings such as \"25m\")"
         guard case .array(let items) = value else {

@@ -331,8 +331,8 @@ public struct TimerService: Sendable {
         case .timerStart:
             try Self.allowOnly(
                 [
-                    "action", "at", "durations", "every", "from", "heartbeat", "minuteInterval", "name", "on",
-                    "randomizedDelay", "skipMissed", "timeZone",
+                    "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
+                    "on", "randomizedDelay", "skipMissed", "timeZone",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -341,6 +341,7 @@ public struct TimerService: Sendable {
             case .some(let other): throw Self.typeError("name", "a string", other, method)
             }
             let quota = context.seesAll ? nil : quota
+            let loops = try Self.loops(params)
             let action = try self.action(params["action"], context: context)
             let actionText = action.map { "; " + actionNote($0) } ?? ""
             if try Self.isHeartbeat(params) {
@@ -366,7 +367,7 @@ public struct TimerService: Sendable {
                 let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
                 return .line(try startReply(id, snapshot, resolvedAt: resolution), changed: true, event: event)
             }
-            let durations = try Self.durations(params["durations"])
+            let durations = try Self.repeated(Self.durations(params["durations"]), loops: loops)
             let snapshot = try engine.start(
                 durations: durations, name: name, owner: context.uid, quota: quota, action: action)
             // The same text as "started timer \(label), \(durations joined by spaces)\(actionText)",

@@ -116,7 +116,7 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--heartbeat", "--bell", "--message", "--iterations",
+                "--calendar", "--exec", "--notify", "--heartbeat", "--loops", "--bell", "--message", "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
                 "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
                 "--prometheus",

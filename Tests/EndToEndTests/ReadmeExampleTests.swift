@@ -165,9 +165,9 @@ struct ReadmeExampleTests {
         let update = ProcessInfo.processInfo.environment["TIMERD_README_UPDATE"] == "1"
         let blocks = Self.blocks(of: readme)
         // Usage, on-finish actions, an action's runs (`timerctl logs`), everyday edits, the four
-        // status-bar blocks, the two calendar blocks, recurring timers, heartbeats, metrics: the
+        // status-bar blocks, the two calendar blocks, recurring timers, heartbeats, metrics, loops: the
         // blocks that run.
-        #expect(blocks.filter { $0.notChecked == nil }.count == 13, "\(blocks.map(\.fence))")
+        #expect(blocks.filter { $0.notChecked == nil }.count == 14, "\(blocks.map(\.fence))")
         // From the last block to the first, so that an update keeps the earlier fences' lines.
         for block in blocks.reversed() where block.notChecked == nil {
             let commands = block.commands

@@ -66,7 +66,7 @@ struct CommandTableTests {
         // Expected: the usage lines of the golden help files.
         #expect(
             HelpText.usageLine(.start)
-                == "timerctl start DURATION... [--name NAME] [--exec CMD] [--notify]\n"
+                == "timerctl start DURATION... [--loops N] [--name NAME] [--exec CMD] [--notify]\n"
                 + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"
                 + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify]"

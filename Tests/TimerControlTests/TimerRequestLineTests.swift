@@ -16,6 +16,10 @@ struct TimerRequestLineTests {
                 #""method":"timer.start","params":{"durations":[1500,0.5],"name":"tea"}"#
             ),
             (
+                .start(durations: [1500, 300], name: nil, action: nil, isHeartbeat: false, loops: 4),
+                #""method":"timer.start","params":{"durations":[1500,300],"loops":4}"#
+            ),
+            (
                 .startAt(at: "14:30", timeZone: "Europe/Paris", minuteInterval: 5, name: nil, action: nil),
                 #""method":"timer.start","params":{"at":"14:30","minuteInterval":5,"timeZone":"Europe/Paris"}"#
             ),
