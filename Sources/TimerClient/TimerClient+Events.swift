@@ -94,7 +94,8 @@ private struct EventFollower: Sendable {
             } catch {
                 if hook.isCancelled { break }
                 switch error {
-                case .unavailable, .notRunning: break
+                // A refused connection is timerd stopping (or at its limit): try again, as when it is gone.
+                case .unavailable, .notRunning, .refused: break
                 case .daemon, .notASocket, .protocolError, .invalidRequest:
                     continuation.finish(throwing: error)
                     return

@@ -14,6 +14,9 @@ public enum TimerClientError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The connection could not be made or was lost: timerd could not be started, refused the
     /// connection at its limit, closed it, or did not answer in time. The message says which.
     case unavailable(String)
+    /// timerd refused the connection rather than a request (an error reply with a `null` id), such as
+    /// -32603 "timerd is stopping; connect again in a moment" while it shuts down.
+    case refused(RPCError)
     /// timerd refused the request; the error object carries the stable code (-32001 no such
     /// timer, -32002 not in this state …) and a message a person can act on.
     case daemon(RPCError)
@@ -23,16 +26,21 @@ public enum TimerClientError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A request could not be written: a figure in it is NaN or infinite, which JSON cannot hold.
     case invalidRequest(String)
 
-    /// The protocol's error code of a ``daemon(_:)`` refusal (-32700 … -32001), else `nil`.
+    /// The protocol's error code of a ``daemon(_:)`` or ``refused(_:)`` error (-32700 … -32001),
+    /// else `nil`.
     public var code: Int? {
-        if case .daemon(let error) = self { return error.code }
-        return nil
+        switch self {
+        case .daemon(let error), .refused(let error): return error.code
+        default: return nil
+        }
     }
 
     /// The message alone: timerd's own for a refusal, else what ``description`` says.
     public var message: String {
-        if case .daemon(let error) = self { return error.message }
-        return description
+        switch self {
+        case .daemon(let error), .refused(let error): return error.message
+        default: return description
+        }
     }
 
     /// What went wrong, for a person.
@@ -42,6 +50,7 @@ public enum TimerClientError: Error, Equatable, Sendable, CustomStringConvertibl
         case .notASocket(let path, let kind): return "\(path) is \(kind), not a socket"
         case .unavailable(let message): return message
         case .daemon(let error): return error.message
+        case .refused(let error): return "timerd refused the connection: \(error.message) (\(error.code))"
         case .protocolError(let text): return "unexpected reply from timerd: \(text)"
         case .invalidRequest(let text): return "cannot write the request: \(text)"
         }

@@ -88,12 +88,12 @@ package final class TimerConnection {
     /// valid requests with ids). At the connection limit (-32006) the connection is unavailable.
     ///
     /// - Parameter error: the error object.
-    /// - Returns: ``TimerClientError/unavailable(_:)`` for -32006, else ``TimerClientError/daemon(_:)``.
+    /// - Returns: ``TimerClientError/unavailable(_:)`` for -32006, else ``TimerClientError/refused(_:)``.
     package static func connectionError(_ error: RPCError) -> TimerClientError {
         if error.code == RPCErrorCode.tooManyConnections.rawValue {
             return .unavailable("timerd refused the connection: \(error.message) (\(error.code))")
         }
-        return .daemon(error)
+        return .refused(error)
     }
 
     /// Reads the next line (a reply or a notification).

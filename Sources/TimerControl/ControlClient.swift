@@ -100,7 +100,7 @@ extension ControlError {
     /// - Parameter error: the client's error.
     init(_ error: TimerClientError) {
         switch error {
-        case .daemon(let refusal): self = .failed(refusal)
+        case .daemon(let refusal), .refused(let refusal): self = .failed(refusal)
         case .protocolError(let text): self = .protocolError(text)
         case .invalidRequest: self = .usage(error.description, verb: nil)
         case .notRunning, .notASocket, .unavailable: self = .unavailable(error.description)

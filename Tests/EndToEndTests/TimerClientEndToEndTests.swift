@@ -130,8 +130,12 @@ struct TimerClientEndToEndTests {
         // afterSeq 0: the stream replays from the first event, so starting timers before it has
         // subscribed loses nothing either.
         let follower = Task {
-            for try await notification in client.events(afterSeq: 0) {
-                collected.append(notification)
+            do {
+                for try await notification in client.events(afterSeq: 0) {
+                    collected.append(notification)
+                }
+            } catch {
+                Issue.record("the stream ended with \(error)")
             }
         }
         defer { follower.cancel() }
