@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "TimerService", targets: ["TimerService"]),
         .library(name: "TimerStorage", targets: ["TimerStorage"]),
         .library(name: "TimerPostgres", targets: ["TimerPostgres"]),
+        .library(name: "TimerClient", targets: ["TimerClient"]),
         .executable(name: "timerd", targets: ["timerd"]),
         .executable(name: "timerctl", targets: ["timerctl"]),
         .executable(name: "timerpick", targets: ["timerpick"]),
@@ -83,7 +84,7 @@ let package = Package(
         .target(
             name: "TimerNotifier",
             dependencies: [
-                .target(name: "CSystemd", condition: .when(traits: ["Notifications"])), "TimerModel",
+                .target(name: "CSystemd", condition: .when(traits: ["Notifications"])), "TimerClient", "TimerModel",
                 "TimerProtocol", "TimerSystem",
             ]),
         // The one reader of time zones (TZ, /etc/localtime, POSIX TZ strings) for timerd and timerpick;
@@ -99,11 +100,17 @@ let package = Package(
                 "TimerSystem", "CommandLineTable", "TimerPostgres", "ZoneReading",
             ]
         ),
+        // The Swift client of timerd's socket: discovery and autostart, the one writer of request lines,
+        // typed replies and errors, a synchronous connection (timerctl's) and the async API over it
+        // (blocking reads on Dispatch queues). No DatePicking and no Countdown, for timerctl's sake.
+        .target(name: "TimerClient", dependencies: ["TimerModel", "TimerProtocol", "TimerSystem"]),
         // No DatePicking and no Countdown here: they would load ICU and the engine into every timerctl
         // run; timerd resolves local `--at` times instead (docs/performance.md).
         .target(
             name: "TimerControl",
-            dependencies: ["TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable", "TimerNotifier"]),
+            dependencies: [
+                "TimerClient", "TimerModel", "TimerProtocol", "TimerSystem", "CommandLineTable", "TimerNotifier",
+            ]),
         .executableTarget(name: "timerd", dependencies: ["TimerDaemon"]),
         .executableTarget(name: "timerctl", dependencies: ["TimerControl"]),
         // The terminal date picker `timerctl pick` execs: its own binary, so that ICU stays out of timerctl.
@@ -158,15 +165,17 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "TimerControlTests",
-            dependencies: ["TimerControl", "TimerModel", "TimerProtocol", "CommandLineTable"],
+            dependencies: ["TimerControl", "TimerClient", "TimerModel", "TimerProtocol", "CommandLineTable"],
             exclude: ["Golden"]),
         .testTarget(
             name: "TimerPickTests", dependencies: ["timerpick", "timerctl", "timerd", "DatePicking", "TimerModel"]),
-        // Runs the built binaries; depending on the executables makes `swift test` build them.
+        // Runs the built binaries; depending on the executables makes `swift test` build them. TimerClient's
+        // tests are here too: they need the real timerd this harness starts.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "TestSupport", "timerd", "timerctl",
+                "TimerClient", "TimerModel", "TimerProtocol", "TimerService", "TimerSystem", "TestSupport", "timerd",
+                "timerctl",
             ]),
     ],
     swiftLanguageModes: [.v6]

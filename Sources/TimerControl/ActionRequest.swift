@@ -1,4 +1,5 @@
 import Glibc
+import TimerClient
 import TimerModel
 import TimerSystem
 
@@ -56,14 +57,11 @@ struct ActionRequest: Sendable, Equatable {
             + "(install it: libnotify-bin on Debian and Ubuntu, libnotify on Fedora and Arch)\n"
     }
 
-    /// The `"action":{…}` member of `timer.start`'s params.
-    var jsonMember: String {
-        var members = [#""cwd":"# + RequestJSON.string(workingDirectory)]
-        let variables = environment.map { RequestJSON.string($0.name) + ":" + RequestJSON.string($0.value) }
-        members.append(#""env":{"# + variables.joined(separator: ",") + "}")
-        if let command { members.append(#""exec":"# + RequestJSON.string(command)) }
-        if notify { members.append(#""notify":true"#) }
-        return #""action":{"# + members.joined(separator: ",") + "}"
+    /// The `action` parameter of `timer.start` (written by TimerClient's request writer).
+    var action: TimerAction {
+        TimerAction(
+            command: command, notify: notify, workingDirectory: workingDirectory,
+            environment: environment.map { (name: $0.name, value: $0.value) })
     }
 }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -29,8 +30,8 @@ enum Bar {
         /// Subscribes to every event of the user's timers and asks for the live timers.
         init(_ client: ControlClient) throws(ControlError) {
             self.client = client
-            subscribeID = try client.send(.timerSubscribe, SubscribeParams(timer: nil, events: nil, afterSeq: nil))
-            listID = try client.send(.timerList, ListParams(all: false))
+            subscribeID = try client.send(.subscribe(timer: nil, kinds: nil, afterSeq: nil))
+            listID = try client.send(.list(includingEnded: false))
         }
     }
 
@@ -69,7 +70,7 @@ enum Bar {
                     while let line = try open.client.readLine(timeoutMilliseconds: 0) {
                         let now = Syscall.bootTimeNanoseconds()
                         if try feed.receive(line, now: now, subscribeID: open.subscribeID, listID: open.listID) {
-                            open.listID = try open.client.send(.timerList, ListParams(all: false))
+                            open.listID = try open.client.send(.list(includingEnded: false))
                         }
                     }
                     connection = open

@@ -176,8 +176,17 @@ struct BarFeed {
     /// The JSON object of a waybar line, its members in waybar's documented order, text and tooltip
     /// escaped for Pango markup (`&`, `<`, `>`) and then for JSON.
     static func waybarObject(text: String, tooltip: String, cssClass: String, percentage: Int) -> String {
-        #"{"text":"# + RequestJSON.string(pango(text)) + #","tooltip":"# + RequestJSON.string(pango(tooltip))
-            + #","class":"# + RequestJSON.string(cssClass) + #","percentage":"# + String(percentage) + "}"
+        var writer = JSONBytesWriter()
+        writer.raw(#"{"text":"#)
+        writer.string(pango(text))
+        writer.raw(#","tooltip":"#)
+        writer.string(pango(tooltip))
+        writer.raw(#","class":"#)
+        writer.string(cssClass)
+        writer.raw(#","percentage":"#)
+        writer.integer(Int64(percentage))
+        writer.raw("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// `text` with the characters Pango markup gives a meaning to replaced by entities.

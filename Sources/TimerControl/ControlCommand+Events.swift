@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -19,7 +20,7 @@ extension ControlCommand {
     static func followEvents(
         _ client: ControlClient, target: String?, json: Bool, output: inout some ControlOutput
     ) throws(ControlError) -> Int32 {
-        _ = try client.call(.timerSubscribe, SubscribeParams(timer: target), as: SubscribeResult.self)
+        _ = try client.call(.subscribe(timer: target, kinds: nil, afterSeq: nil), as: SubscribeResult.self)
         while true {
             guard let line = try client.readLine(timeoutMilliseconds: -1) else { continue }
             let notification: ServerNotification?
@@ -145,17 +146,10 @@ enum EventLine {
 
     /// `value` as compact JSON with sorted keys, for a member of a kind this timerctl does not know.
     static func compactJSON(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number): return RequestJSON.number(number)
-        case .string(let text): return RequestJSON.string(text)
-        case .array(let items): return "[" + items.map(compactJSON).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{"
-                + members.keys.sorted().map { RequestJSON.string($0) + ":" + compactJSON(members[$0] ?? .null) }
-                .joined(separator: ",") + "}"
-        }
+        var writer = JSONBytesWriter()
+        // A parsed value holds finite numbers only; `null` stands for one that is not.
+        if (try? value.write(to: &writer)) == nil { return "null" }
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 

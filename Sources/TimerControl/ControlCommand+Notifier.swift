@@ -1,3 +1,4 @@
+import TimerClient
 import TimerNotifier
 import TimerProtocol
 
@@ -43,9 +44,9 @@ final class NotifierLink: TimerdLink {
 
     var fileDescriptor: Int32 { client.fd }
 
-    func send(_ method: RPCMethod, paramsMembers: [String]) throws(NotifierError) -> Int {
+    func send(_ request: TimerRequest) throws(NotifierError) -> Int {
         do throws(ControlError) {
-            return try client.send(method, RawParams(jsonMembers: paramsMembers))
+            return try client.send(request)
         } catch {
             throw .timerd(error.description)
         }
@@ -58,9 +59,4 @@ final class NotifierLink: TimerdLink {
             throw .timerd(error.description)
         }
     }
-}
-
-/// Parameters already written as JSON members.
-private struct RawParams: RequestParams {
-    var jsonMembers: [String]
 }

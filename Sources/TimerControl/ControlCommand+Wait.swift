@@ -1,3 +1,4 @@
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -21,10 +22,10 @@ extension ControlCommand {
         let live = output.stderrIsTerminal
         var statusID: Int?
         if live {
-            try client.send(.timerSubscribe, SubscribeParams(timer: target, events: nil, afterSeq: nil))
-            statusID = try client.send(.timerStatus, TimerParams(timer: target))
+            try client.send(.subscribe(timer: target, kinds: nil, afterSeq: nil))
+            statusID = try client.send(.status(target))
         }
-        let waitID = try client.send(.timerWait, TimerParams(timer: target))
+        let waitID = try client.send(.wait(target))
         // The last timer object known and when it arrived (boot-time nanoseconds).
         var shown: (timer: TimerInfo, at: Int64)?
         var drewBar = false

@@ -1,6 +1,7 @@
 import CommandLineTable
 import FoundationEssentials
 import Glibc
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -121,9 +122,9 @@ public enum ControlCommand {
             deadline = try AbsoluteTime.parse(at, minuteInterval: options.minuteInterval)
             if let warning = deadline?.zoneWarning { output.err("timerctl: warning: \(warning)\n") }
         }
-        var recurring: StartRecurringParams?
+        var recurring: RecurringStart?
         if verb == .start, options.on != nil || options.every != nil {
-            recurring = try StartRecurringParams.make(options)
+            recurring = try RecurringStart.make(options)
         }
         if verb == .start {
             do throws(CountdownError) {
@@ -167,42 +168,44 @@ public enum ControlCommand {
         switch verb {
         case .start:
             if var recurring {
-                recurring.action = action
-                recurring.isWake = options.wake
-                let timer = try client.call(.timerStart, recurring, as: TimerInfo.self)
+                recurring.action = action?.action
+                recurring.wake = options.wake
+                let timer = try client.call(.startRecurring(recurring), as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
                 } else {
                     output.out(StatusTable.recurringConfirmation(timer))
                 }
             } else if let deadline {
-                let params = StartAtParams(
+                let request = TimerRequest.startAt(
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
-                    name: options.name, action: action, isWake: options.wake)
-                let timer = try client.call(.timerStart, params, as: TimerInfo.self)
+                    name: options.name, action: action?.action, wake: options.wake)
+                let timer = try client.call(request, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
                 } else {
                     output.out(deadline.confirmation(for: timer))
                 }
             } else {
-                let params = StartParams(
-                    durations: durations, name: options.name, action: action, isHeartbeat: options.heartbeat,
-                    loops: options.loops, isWake: options.wake)
-                let timer = try client.call(.timerStart, params, as: TimerInfo.self)
+                let request = TimerRequest.start(
+                    durations: durations, name: options.name, action: action?.action, isHeartbeat: options.heartbeat,
+                    loops: options.loops, wake: options.wake)
+                let timer = try client.call(request, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }
             if let warning = action?.notifyWarning(isExecutable: { access($0, X_OK) == 0 }) { output.err(warning) }
         case .stop, .pause, .resume:
-            let method: RPCMethod = verb == .stop ? .timerStop : verb == .pause ? .timerPause : .timerResume
-            let timer = try client.call(method, TimerParams(timer: options.arguments[0]), as: TimerInfo.self)
+            let target = options.arguments[0]
+            let request: TimerRequest =
+                verb == .stop ? .stop(target) : verb == .pause ? .pause(target) : .resume(target)
+            let timer = try client.call(request, as: TimerInfo.self)
             try emit(timer, verb: verb, options: options, output: &output)
         case .status:
             let timers: [TimerInfo]
             if let target = options.arguments.first {
-                timers = [try client.call(.timerStatus, TimerParams(timer: target), as: TimerInfo.self)]
+                timers = [try client.call(.status(target), as: TimerInfo.self)]
             } else {
-                timers = try client.call(.timerList, ListParams(all: options.all), as: [TimerInfo].self)
+                timers = try client.call(.list(includingEnded: options.all), as: [TimerInfo].self)
             }
             if options.json {
                 output.out(try json(timers))
@@ -221,12 +224,12 @@ public enum ControlCommand {
             return timer.state == .finished ? 0 : 1
         case .logs:
             let result = try client.call(
-                .timerRuns, TimerParams(timer: options.arguments[0]), as: ActionRunsResult.self)
+                .runs(options.arguments[0]), as: ActionRunsResult.self)
             output.out(options.json ? try json(result) : RunsText.render(result))
         case .events:
             return try followEvents(client, target: options.arguments.first, json: options.json, output: &output)
         case .ping:
-            let result = try client.call(.daemonPing, NoParams(), as: PingResult.self)
+            let result = try client.call(.ping, as: PingResult.self)
             if options.json {
                 output.out(try json(result))
             } else {
@@ -238,7 +241,7 @@ public enum ControlCommand {
                 if let hostID = result.hostID { output.out("host: \(hostID)\n") }
             }
         case .reload:
-            let result = try client.call(.daemonReload, NoParams(), as: ReloadResult.self)
+            let result = try client.call(.reload, as: ReloadResult.self)
             if options.json {
                 output.out(try json(result))
             } else if let path = result.config, result.found {
@@ -248,10 +251,10 @@ public enum ControlCommand {
             }
         case .stats:
             if options.prometheus {
-                let result = try client.call(.daemonMetrics, NoParams(), as: MetricsResult.self)
+                let result = try client.call(.metrics, as: MetricsResult.self)
                 output.out(options.json ? try json(result) : result.text)
             } else {
-                let result = try client.call(.daemonStats, NoParams(), as: StatsResult.self)
+                let result = try client.call(.stats, as: StatsResult.self)
                 output.out(options.json ? try json(result) : Self.statsText(result))
             }
         case .extend, .restart, .rename, .skip, .beat, .remove:
@@ -273,7 +276,7 @@ public enum ControlCommand {
         do throws(ControlError) {
             let client = try ControlClient.connect(explicitPath: options.socketPath, autostart: false)
             let timers = try client.call(
-                .timerList, ListParams(all: false), as: [TimerInfo].self, timeoutMilliseconds: 500)
+                .list(includingEnded: false), as: [TimerInfo].self, timeoutMilliseconds: 500)
             output.out(timers.flatMap { [$0.id] + ($0.name.map { [$0] } ?? []) }.map { $0 + "\n" }.joined())
             return 0
         } catch {

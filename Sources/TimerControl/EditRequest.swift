@@ -1,3 +1,4 @@
+import TimerClient
 import TimerModel
 import TimerProtocol
 
@@ -42,17 +43,17 @@ struct EditRequest {
         let timer: TimerInfo
         switch verb {
         case .extend:
-            timer = try client.call(.timerExtend, ExtendParams(timer: target, seconds: seconds), as: TimerInfo.self)
+            timer = try client.call(.extend(target, seconds: seconds), as: TimerInfo.self)
         case .rename:
-            timer = try client.call(.timerRename, RenameParams(timer: target, name: newName), as: TimerInfo.self)
+            timer = try client.call(.rename(target, to: newName), as: TimerInfo.self)
         case .restart:
-            timer = try client.call(.timerRestart, TimerParams(timer: target), as: TimerInfo.self)
+            timer = try client.call(.restart(target), as: TimerInfo.self)
         case .skip:
-            timer = try client.call(.timerSkip, TimerParams(timer: target), as: TimerInfo.self)
+            timer = try client.call(.skip(target), as: TimerInfo.self)
         case .beat:
-            timer = try client.call(.timerBeat, TimerParams(timer: target), as: TimerInfo.self)
+            timer = try client.call(.beat(target), as: TimerInfo.self)
         default:
-            let removed = try client.call(.timerRemove, RemoveParams(timer: self.timer), as: [TimerInfo].self)
+            let removed = try client.call(.remove(self.timer), as: [TimerInfo].self)
             if options.json {
                 output.out(try ControlCommand.json(removed))
             } else if removed.isEmpty {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -73,8 +74,8 @@ enum Watch {
     /// - Throws: ``ControlError/unavailable(_:)`` when timerd closes the connection or the terminal
     ///   cannot be used, ``ControlError/failed(_:)`` when the subscription is refused.
     static func run(_ client: ControlClient, output: inout some ControlOutput) throws(ControlError) -> Int32 {
-        let subscribeID = try client.send(.timerSubscribe, SubscribeParams(timer: nil, events: nil, afterSeq: nil))
-        var listID = try client.send(.timerList, ListParams(all: false))
+        let subscribeID = try client.send(.subscribe(timer: nil, kinds: nil, afterSeq: nil))
+        var listID = try client.send(.list(includingEnded: false))
         do throws(SystemError) {
             try TerminalMode.enterRawMode(input: 0, output: 1)
         } catch {
@@ -87,7 +88,7 @@ enum Watch {
             // Lines already read into the client's buffer first: poll would not report them.
             while let line = try client.readLine(timeoutMilliseconds: 0) {
                 if try handle(line, model: &model, subscribeID: subscribeID, listID: listID) {
-                    listID = try client.send(.timerList, ListParams(all: false))
+                    listID = try client.send(.list(includingEnded: false))
                 }
             }
             draw(model, screen: screen)
@@ -123,10 +124,10 @@ enum Watch {
         switch action {
         case .pauseOrResume:
             guard timer.state.isLive else { return }
-            try client.send(timer.state == .running ? .timerPause : .timerResume, TimerParams(timer: timer.id))
-        case .stop: try client.send(.timerStop, TimerParams(timer: timer.id))
-        case .next: try client.send(.timerSkip, TimerParams(timer: timer.id))
-        case .extend(let seconds): try client.send(.timerExtend, ExtendParams(timer: timer.id, seconds: seconds))
+            try client.send(timer.state == .running ? .pause(timer.id) : .resume(timer.id))
+        case .stop: try client.send(.stop(timer.id))
+        case .next: try client.send(.skip(timer.id))
+        case .extend(let seconds): try client.send(.extend(timer.id, seconds: seconds))
         case .quit, .up, .down: return
         }
     }

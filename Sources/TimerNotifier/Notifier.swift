@@ -1,4 +1,5 @@
 import Glibc
+import TimerClient
 import TimerModel
 import TimerProtocol
 import TimerSystem
@@ -29,8 +30,8 @@ public enum Notifier {
 
         init(_ link: any TimerdLink) throws(NotifierError) {
             self.link = link
-            subscribeID = try link.send(.timerSubscribe, paramsMembers: [])
-            listID = try link.send(.timerList, paramsMembers: [#""all":false"#])
+            subscribeID = try link.send(.subscribe(timer: nil, kinds: nil, afterSeq: nil))
+            listID = try link.send(.list(includingEnded: false))
         }
     }
 
@@ -120,8 +121,7 @@ public enum Notifier {
             switch notification {
             case .event(let event): return model.apply(event: event.event, timer: event.timer, now: now)
             case .gap:
-                subscription.listID = try subscription.link.send(
-                    .timerList, paramsMembers: [#""all":false"#])
+                subscription.listID = try subscription.link.send(.list(includingEnded: false))
             case .other: break
             }
             return []
@@ -178,17 +178,38 @@ public enum Notifier {
                     warn("timerctl notifier: timerd is not connected; \(method.rawValue) of \(timerID) not sent")
                     continue
                 }
-                var writer = JSONBytesWriter(capacity: 32)
-                writer.string(timerID)
-                var members = [#""timer":"# + String(decoding: writer.bytes, as: UTF8.self)]
-                if let seconds { members.append(#""by":"# + String(Int64(seconds))) }
+                guard let request = Self.request(method, timer: timerID, seconds: seconds) else {
+                    warn("timerctl notifier: \(method.rawValue) is not a button's request; not sent")
+                    continue
+                }
                 do throws(NotifierError) {
-                    _ = try link.send(method, paramsMembers: members)
+                    _ = try link.send(request)
                 } catch {
                     warn("timerctl notifier: \(error)")
                 }
             }
         }
         _ = try bus.fileDescriptor()
+    }
+}
+
+extension Notifier {
+    /// The request a button asks for: `timer.pause`, `timer.resume`, `timer.stop`, `timer.restart`,
+    /// or `timer.extend` by `seconds`; `nil` for any other method.
+    ///
+    /// - Parameters:
+    ///   - method: the method the model chose.
+    ///   - timer: the timer's id.
+    ///   - seconds: for `timer.extend`, the seconds to add.
+    /// - Returns: the request, or `nil`.
+    static func request(_ method: RPCMethod, timer: String, seconds: Double?) -> TimerRequest? {
+        switch method {
+        case .timerPause: return .pause(timer)
+        case .timerResume: return .resume(timer)
+        case .timerStop: return .stop(timer)
+        case .timerRestart: return .restart(timer)
+        case .timerExtend: return seconds.map { .extend(timer, seconds: $0) }
+        default: return nil
+        }
     }
 }

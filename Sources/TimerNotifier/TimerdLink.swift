@@ -1,3 +1,4 @@
+import TimerClient
 import TimerProtocol
 
 /// The notifier's connection to timerd, as the caller provides it (timerctl's own client): the
@@ -8,12 +9,10 @@ public protocol TimerdLink: AnyObject {
 
     /// Sends one request without waiting for its reply.
     ///
-    /// - Parameters:
-    ///   - method: the method.
-    ///   - paramsMembers: the members of its `params` object, each `"key":value` JSON text.
+    /// - Parameter request: the request, written by TimerClient's one request writer.
     /// - Returns: the request's id.
     /// - Throws: ``NotifierError/timerd(_:)`` when the connection is lost.
-    func send(_ method: RPCMethod, paramsMembers: [String]) throws(NotifierError) -> Int
+    func send(_ request: TimerRequest) throws(NotifierError) -> Int
 
     /// Reads the next line.
     ///

@@ -1,4 +1,5 @@
 import Testing
+import TimerClient
 import TimerModel
 import TimerProtocol
 
@@ -14,11 +15,14 @@ struct ActionOptionsTests {
             ActionRequest.make(
                 options, environment: ["PATH": "/usr/bin", "HOME": "/home/ann", "SECRET": "x"],
                 workingDirectory: "/home/ann/tea"))
-        // The member timer.start reads (docs/protocol.md): keys sorted, SECRET not captured.
+        // The line TimerClient's request writer sends (docs/protocol.md, "On-finish actions"): keys
+        // sorted, SECRET not captured.
+        let line = try TimerRequest.start(durations: [1500], name: nil, action: request.action, isHeartbeat: false)
+            .line(id: 1)
         #expect(
-            request.jsonMember
-                == #""action":{"cwd":"/home/ann/tea","env":{"HOME":"/home/ann","PATH":"/usr/bin"},"exec":"echo \"done\" > out","notify":true}"#
-        )
+            String(decoding: line, as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"action":{"cwd":"/home/ann/tea","env":{"HOME":"/home/ann","PATH":"/usr/bin"},"exec":"echo \"done\" > out","notify":true},"durations":[1500]}}"#
+                + "\n")
         #expect(
             ActionRequest.make(try ControlOptions.parse(["start", "1m"]), environment: [:], workingDirectory: "/")
                 == nil)

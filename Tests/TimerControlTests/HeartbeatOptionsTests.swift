@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimerClient
 import TimerModel
 import TimerProtocol
 
@@ -14,10 +15,15 @@ struct HeartbeatOptionsTests {
     func request() throws {
         let options = try ControlOptions.parse(["start", "5m", "--heartbeat", "--name", "backup"])
         #expect(options.heartbeat && options.arguments == ["5m"])
-        let params = StartParams(durations: [300], name: "backup", action: nil, isHeartbeat: options.heartbeat)
-        #expect(params.jsonMembers == [#""durations":[300]"#, #""name":"backup""#, #""heartbeat":true"#])
-        let plain = StartParams(durations: [300], name: nil, action: nil)
-        #expect(plain.jsonMembers == [#""durations":[300]"#])
+        // The params object of timer.start (docs/protocol.md, "Heartbeat timers"), keys sorted.
+        var writer = JSONBytesWriter()
+        try TimerRequest.start(durations: [300], name: "backup", action: nil, isHeartbeat: options.heartbeat)
+            .writeParams(to: &writer)
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self) == #"{"durations":[300],"heartbeat":true,"name":"backup"}"#)
+        var plain = JSONBytesWriter()
+        try TimerRequest.start(durations: [300], name: nil, action: nil, isHeartbeat: false).writeParams(to: &plain)
+        #expect(String(decoding: plain.bytes, as: UTF8.self) == #"{"durations":[300]}"#)
     }
 
     @Test(

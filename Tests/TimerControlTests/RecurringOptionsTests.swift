@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimerClient
 import TimerModel
 import TimerProtocol
 
@@ -15,18 +16,20 @@ struct RecurringOptionsTests {
             "start", "--every", "90m", "--from", "2026-12-01T09:00:00+01:00", "--skip-missed", "--randomized-delay",
             "30s", "--name", "water",
         ])
-        let params = try StartRecurringParams.make(options)
-        // Keys sorted, as RequestJSON writes every request; no timeZone: --from has its own offset.
+        let params = try RecurringStart.make(options)
+        // Keys sorted, as TimerClient's request writer writes every request; no timeZone: --from has
+        // its own offset. 90m is 5400 s, 30s is 30.
+        var writer = JSONBytesWriter()
+        try TimerRequest.startRecurring(params).writeParams(to: &writer)
         #expect(
-            params.jsonMembers == [
-                #""every":5400"#, #""from":"2026-12-01T09:00:00+01:00""#, #""name":"water""#,
-                #""randomizedDelay":30"#, #""skipMissed":true"#,
-            ])
+            String(decoding: writer.bytes, as: UTF8.self)
+                == #"{"every":5400,"from":"2026-12-01T09:00:00+01:00","name":"water","randomizedDelay":30,"skipMissed":true}"#
+        )
     }
 
     @Test("--on sends the expression as typed (timerd parses it and names the offending token)")
     func onRequest() throws {
-        let params = try StartRecurringParams.make(try ControlOptions.parse(["start", "--on", "Mon..Fri 07:00"]))
+        let params = try RecurringStart.make(try ControlOptions.parse(["start", "--on", "Mon..Fri 07:00"]))
         #expect(params.on == "Mon..Fri 07:00" && params.every == nil && !params.skipMissed)
     }
 
@@ -98,15 +101,15 @@ struct RecurringOptionsTests {
     @Test("Bad values are refused before anything is sent")
     func badValues() throws {
         #expect(throws: ControlError.self) {
-            try StartRecurringParams.make(try ControlOptions.parse(["start", "--every", "5x"]))
+            try RecurringStart.make(try ControlOptions.parse(["start", "--every", "5x"]))
         }
         #expect(
             throws: ControlError.usage("--on needs a calendar expression, such as --on 'Mon..Fri 07:00'", verb: .start)
         ) {
-            try StartRecurringParams.make(try ControlOptions.parse(["start", "--on", " "]))
+            try RecurringStart.make(try ControlOptions.parse(["start", "--on", " "]))
         }
         #expect(throws: ControlError.self) {
-            try StartRecurringParams.make(try ControlOptions.parse(["start", "--every", "1h", "--from", "fri"]))
+            try RecurringStart.make(try ControlOptions.parse(["start", "--every", "1h", "--from", "fri"]))
         }
     }
 }

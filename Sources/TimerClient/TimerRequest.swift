@@ -1,0 +1,94 @@
+import TimerProtocol
+
+/// One request of protocol version 1 with its typed parameters (docs/protocol.md, "Methods").
+///
+/// Timers are named by a reference: an id (`"3"`, `"3.2"` for a group's child) or a name.
+/// `line(id:)` (package access) is the one place requests are written, with TimerProtocol's JSON
+/// writer.
+public enum TimerRequest: Sendable, Hashable {
+    /// `timer.start` of a countdown, or of a group when there are several durations.
+    ///
+    /// - durations: seconds each, > 0 (docs/protocol.md gives the limits).
+    /// - name: the timer's name, or `nil`.
+    /// - action: the on-finish action, or `nil`.
+    /// - isHeartbeat: a heartbeat timer that ``beat(_:)`` re-arms.
+    /// - loops: run the durations this many times, one loop after the other (at most 100 steps in
+    ///   all), or `nil` for once.
+    /// - wake: the timer wakes the machine from suspend (`"wake": true`; a daemon without
+    ///   CAP_WAKE_ALARM refuses it, docs/time.md).
+    case start(
+        durations: [Double], name: String?, action: TimerAction?, isHeartbeat: Bool, loops: Int? = nil,
+        wake: Bool = false)
+    /// `timer.start` with `at`: an ISO 8601 date-time, or a local time read in `timeZone`; `wake` as
+    /// for ``start(durations:name:action:isHeartbeat:loops:wake:)``.
+    case startAt(
+        at: String, timeZone: String?, minuteInterval: Int?, name: String?, action: TimerAction?, wake: Bool = false)
+    /// `timer.start` with `on` or `every`.
+    case startRecurring(RecurringStart)
+    /// `timer.stop`.
+    case stop(String)
+    /// `timer.pause`.
+    case pause(String)
+    /// `timer.resume`.
+    case resume(String)
+    /// `timer.status`.
+    case status(String)
+    /// `timer.list`; `includingEnded` asks for the ended history too (`all`).
+    case list(includingEnded: Bool)
+    /// `timer.wait`: answered when the timer ends.
+    case wait(String)
+    /// `timer.extend`: `seconds` added to the current step (negative takes time away).
+    case extend(String, seconds: Double)
+    /// `timer.restart`.
+    case restart(String)
+    /// `timer.beat`.
+    case beat(String)
+    /// `timer.rename`.
+    case rename(String, to: String)
+    /// `timer.skip`.
+    case skip(String)
+    /// `timer.remove` of one ended timer, or of every ended timer of the caller when `nil`
+    /// (`allEnded`).
+    case remove(String?)
+    /// `timer.runs`.
+    case runs(String)
+    /// `timer.subscribe`: one timer or every timer (`nil`), some kinds or all (`nil`), and the last
+    /// sequence number already seen, or `nil`.
+    case subscribe(timer: String?, kinds: [String]?, afterSeq: UInt64?)
+    /// `timer.unsubscribe`.
+    case unsubscribe(UInt64)
+    /// `daemon.ping`.
+    case ping
+    /// `daemon.reload`.
+    case reload
+    /// `daemon.stats`.
+    case stats
+    /// `daemon.metrics`.
+    case metrics
+
+    /// The wire method this request calls.
+    public var method: RPCMethod {
+        switch self {
+        case .start, .startAt, .startRecurring: return .timerStart
+        case .stop: return .timerStop
+        case .pause: return .timerPause
+        case .resume: return .timerResume
+        case .status: return .timerStatus
+        case .list: return .timerList
+        case .wait: return .timerWait
+        case .extend: return .timerExtend
+        case .restart: return .timerRestart
+        case .beat: return .timerBeat
+        case .rename: return .timerRename
+        case .skip: return .timerSkip
+        case .remove: return .timerRemove
+        case .runs: return .timerRuns
+        case .subscribe: return .timerSubscribe
+        case .unsubscribe: return .timerUnsubscribe
+        case .ping: return .daemonPing
+        case .reload: return .daemonReload
+        case .stats: return .daemonStats
+        case .metrics: return .daemonMetrics
+        }
+    }
+}
