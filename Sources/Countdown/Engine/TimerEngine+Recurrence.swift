@@ -99,7 +99,7 @@ extension TimerEngine {
 
     /// The first elapse of a recurring series started at `wall`: the rule checked, the zone chosen (the
     /// expression's own, else `request`'s, else `systemZone`, followed), the first calendar elapse after
-    /// `wall` with its fixed randomized delay, or `every`'s first period. ``start(recurring:name:owner:quota:action:)``
+    /// `wall` with its fixed randomized delay, or `every`'s first period. ``start(recurring:name:owner:quota:action:wake:)``
     /// and timerd's shared mode (on the database clock) both start a series by it.
     ///
     /// - Parameters:
@@ -111,7 +111,7 @@ extension TimerEngine {
     ///   (`ringAt`), and the wall-clock deadline (`nil` for `every` without `from`: it counts on the
     ///   boot-time clock).
     /// - Throws: `CountdownError.invalidRecurrence(_:)` and `CountdownError.deadlineOutOfRange(_:now:)`,
-    ///   as ``start(recurring:name:owner:quota:action:)``.
+    ///   as ``start(recurring:name:owner:quota:action:wake:)``.
     public static func firstElapse(
         of request: RecurrenceRequest, id: UInt64, wall: Date, systemZone: TimeZone
     ) throws(CountdownError) -> (recurrence: TimerRecurrence, ringAt: Date, wallDeadline: Date?) {

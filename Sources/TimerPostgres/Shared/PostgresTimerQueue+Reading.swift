@@ -37,7 +37,7 @@ public struct SharedTimerRow: Sendable, Equatable {
     /// or `nil` before the first.
     public var lastBeatAt: String?
     /// A recurring timer's series (schema version 7): its rule, options and figures, with
-    /// ``TimerRecurrence/nextElapse`` the nominal instant of the next elapse (without its randomized
+    /// `TimerRecurrence.nextElapse` the nominal instant of the next elapse (without its randomized
     /// delay); `nil` for a one-shot timer.
     public var recurrence: TimerRecurrence?
     /// While running: when the current period ends, in seconds since 1970 on the database clock

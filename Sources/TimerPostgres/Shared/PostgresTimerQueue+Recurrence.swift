@@ -97,7 +97,7 @@ extension PostgresTimerQueue {
         """
 
     /// Fires a recurring timer this host claimed: in one transaction, the row locked under the
-    /// claim's fence, the engine's rules (``TimerEngine/ringOnWallClock(_:id:scheduled:wall:)``)
+    /// claim's fence, the engine's rules (`TimerEngine.ringOnWallClock(_:id:scheduled:wall:)`)
     /// applied at the database clock's now, then the series moved on and re-armed at its next firing
     /// (the claim released), or ended (`finished`) when the rule never elapses again; the `elapsed`
     /// outbox row (`{"missed": N}`, dated at the nominal elapse, under the claim's fence) when it
@@ -178,7 +178,7 @@ extension PostgresTimerQueue {
     }
 
     /// Resumes a paused calendar timer of `owner` from any host, as the engine resumes one
-    /// (``TimerEngine/resumeOnWallClock(_:id:wall:)``): the series goes on at the first elapse after
+    /// (`TimerEngine.resumeOnWallClock(_:id:wall:)`): the series goes on at the first elapse after
     /// the database clock's now (those that passed while paused do not ring), or ends (`finished`)
     /// when the rule never elapses again; fence + 1, `resumed` (or `finished`) outbox row.
     ///
