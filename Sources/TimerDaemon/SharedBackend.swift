@@ -56,6 +56,7 @@ final class SharedBackend: TimerBackend {
         outcome.newSubscription = shared.newSubscription
         outcome.endedSubscription = shared.endedSubscription
         outcome.listing = shared.listing
+        outcome.requiresDurability = shared.requiresDurability
         if !shared.notifications.isEmpty { notifications += shared.notifications }
         return outcome
     }
@@ -137,7 +138,9 @@ final class SharedBackend: TimerBackend {
     func wakeDeadlines() -> WakeAlarmBook.Deadlines { WakeAlarmBook.Deadlines() }
 
     func fireDue() -> BackendFiring {
-        let output = host.turn()
+        // Woken by another host's outbox rows alone, before this host's next claim: follow them only.
+        let output =
+            host.now < host.nextTurnAt && host.wakeUpsAskOnlyToFollow() ? host.followOnly() : host.turn()
         if !output.notifications.isEmpty { notifications += output.notifications }
         return BackendFiring(endings: [], wakeups: output.wakeups)
     }
@@ -145,10 +148,15 @@ final class SharedBackend: TimerBackend {
     /// After the requests of a turn changed timers: follows the outbox at once, so this host's own
     /// waits and subscribers hear of the change in the same turn.
     func endOfTurn() -> [(waiter: WaiterID, reply: [UInt8])] {
+        // The turn's starts are committed first: the outbox rows followed below include them.
+        host.settleStartBatch()
         guard host.changedThisTurn else { return [] }
         host.changedThisTurn = false
-        try? host.announce()
-        host.nextTurnAt = min(host.nextTurnAt, host.now)  // a new deadline may be the earliest
+        let deadlineMoved = host.deadlineMovedThisTurn
+        host.deadlineMovedThisTurn = false
+        try? host.announce(deadlineMoved: deadlineMoved)
+        // A new deadline may be the earliest.
+        if deadlineMoved { host.nextTurnAt = min(host.nextTurnAt, host.now) }
         guard let output = try? host.followEvents() else { return [] }
         if !output.notifications.isEmpty { notifications += output.notifications }
         return output.wakeups
@@ -160,12 +168,15 @@ final class SharedBackend: TimerBackend {
 
     // MARK: Durability
 
-    /// Every change is committed by its own statement before its reply.
-    var hasChangesToCommit: Bool { false }
+    /// The turn's starts share one transaction (SharedHost+StartBatch.swift); every other change
+    /// is committed by its own statement before its reply.
+    var hasChangesToCommit: Bool { host.startBatch != .idle }
 
     var commitRetryAt: Int64? { nil }
 
-    func commit(hasWaitingReplies: Bool, now: Int64) -> CommitResult { .nothing }
+    /// Commits the turn's transaction of starts (usually already committed by ``endOfTurn()``) and
+    /// says what became of them: refused starts' held replies become errors.
+    func commit(hasWaitingReplies: Bool, now: Int64) -> CommitResult { host.takeStartBatchVerdict() }
 
     func compactIfDue(isQuiet: Bool) {}
 

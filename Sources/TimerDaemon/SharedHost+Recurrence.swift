@@ -74,6 +74,7 @@ extension SharedHost {
             throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
         }
         changedThisTurn = true
+        deadlineMovedThisTurn = true
         figures.timerCounts.started += 1
         let rule = row.recurrence?.ruleText ?? ""
         outcome.event =

@@ -33,6 +33,8 @@ extension SharedHost {
         var notifications: [EventNotification] = []
         /// A log line for a change (the daemon adds the requester's uid).
         var event: String?
+        /// A start in the turn's open transaction: its reply waits for the turn's commit.
+        var requiresDurability = false
     }
 
     /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`,
@@ -132,6 +134,7 @@ extension SharedHost {
                     operation: operation)
             }
             changedThisTurn = true
+            deadlineMovedThisTurn = true
             if method == .timerStop { figures.timerCounts.stopped += 1 }
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
             outcome.event = "\(verb) timer \(Self.label(now))"
@@ -264,7 +267,7 @@ extension SharedHost {
         } else if let (date, resolved) = try absoluteDeadline(params) {
             // `at`: the deadline is the instant asked for; its length is measured on the database
             // clock, which also decided "now" for a local time.
-            let now = try withQueue { queue throws(PostgresError) in try queue.databaseNow() }
+            let now = try withStartBatch { queue throws(PostgresError) in try queue.databaseNow() }
             let seconds = date.timeIntervalSince1970 - now
             guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
                 throw CountdownError.deadlineOutOfRange(
@@ -291,31 +294,28 @@ extension SharedHost {
             actionText = Self.actionJSON(action)
         }
         if let quota, !context.seesAll {
-            let live = try withQueue { queue throws(PostgresError) in
+            let live = try withStartBatch { queue throws(PostgresError) in
                 try queue.liveCount(owner: context.uid, atMost: quota)
             }
             if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
         }
-        let row: SharedTimerRow
-        do {
-            row = try withQueue { queue throws(PostgresError) in
-                let id = try queue.start(
-                    owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt,
-                    heartbeat: heartbeatSeconds != nil)
-                guard let row = try queue.timer(id: id, owner: context.uid) else {
-                    throw .server(sqlState: "TD003", message: "timer \(id) vanished after its start")
-                }
-                return row
-            }
-        } catch {
-            guard case .constraint(_, let constraint, _) = error, constraint == "timerd_timers_live_name", let name
-            else { throw error }
-            // The name is taken by a live timer of this owner (on any host): the one-host daemon's error.
-            let holder = try? withQueue { queue throws(PostgresError) in
-                try queue.timer(named: name, owner: context.uid)
-            }
-            throw CountdownError.nameInUse(name, id: holder.map { String($0.id) } ?? "?")
+        // In the turn's shared transaction: its reply waits for the turn's COMMIT, which
+        // acknowledges every start of the turn with one WAL flush.
+        let started = try withStartBatch { queue throws(PostgresError) in
+            try queue.startReturningRow(
+                owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText, dueAt: dueAt,
+                heartbeat: heartbeatSeconds != nil)
         }
+        guard let (row, isEarliest) = started else {
+            // The name is taken by a live timer of this owner (on any host): the one-host daemon's error.
+            let holder = try? withStartBatch { queue throws(PostgresError) in
+                try queue.timer(named: name ?? "", owner: context.uid)
+            }
+            throw CountdownError.nameInUse(name ?? "", id: holder.map { String($0.id) } ?? "?")
+        }
+        noteBatchedStart()
+        outcome.requiresDurability = startBatch != .committed
+        if isEarliest { deadlineMovedThisTurn = true }
         changedThisTurn = true
         figures.timerCounts.started += 1
         outcome.event =

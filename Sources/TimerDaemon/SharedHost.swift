@@ -116,6 +116,13 @@ final class SharedHost {
     var figures = Figures()
     /// Requests of this turn changed something: follow the outbox at the turn's end.
     var changedThisTurn = false
+    /// Requests of this turn may have moved the earliest deadline (a start due before every
+    /// other, an edit): the next claim is looked at in this turn.
+    var deadlineMovedThisTurn = false
+    /// The transaction the turn's starts share (SharedHost+StartBatch.swift).
+    var startBatch = StartBatch.idle
+    /// A statement of ``withStartBatch(_:)`` runs (it stays inside the open transaction).
+    var isInStartBatch = false
     /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
     /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
     var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
@@ -224,6 +231,8 @@ final class SharedHost {
     ///
     /// - Throws: ``PostgresError``; `.unavailable` while the database cannot be reached.
     func withQueue<T>(_ body: (PostgresTimerQueue) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        // Any other statement reads the turn's starts committed, and runs outside their transaction.
+        if !isInStartBatch, case .open = startBatch { settleStartBatch() }
         let queue = try connectedQueue()
         let start = Syscall.bootTimeNanoseconds()
         do {
@@ -232,15 +241,20 @@ final class SharedHost {
             return value
         } catch {
             switch error {
-            case .unavailable(let message), .readOnly(let message):
-                lastFailure = message
-                self.queue = nil
-                reconnectAt = 0  // the next request tries at once; the loop backs off
-                log("warning: database unavailable: \(message); reconnecting")
+            case .unavailable(let message), .readOnly(let message): dropConnection(message)
             case .constraint, .server, .invalidConnectionString: break
             }
             throw error
         }
+    }
+
+    /// Forgets a connection the database is gone from (or that became read-only); the next
+    /// request reconnects at once, and the loop backs off.
+    func dropConnection(_ message: String) {
+        lastFailure = message
+        queue = nil
+        reconnectAt = 0
+        log("warning: database unavailable: \(message); reconnecting")
     }
 
     /// The queue, reconnecting when it is down and the back-off allows.
@@ -322,10 +336,42 @@ final class SharedHost {
     /// Tells the other hosts that this one wrote outbox rows or moved a deadline (one
     /// `NOTIFY timerd_wake` per turn, not per row: NOTIFY serialises commits), so that they follow
     /// the outbox and re-read the earliest deadline now rather than at their next poll.
-    func announce() throws(PostgresError) {
-        let hostID = self.hostID
+    ///
+    /// - Parameter deadlineMoved: whether a deadline may have moved (the others claim what is due
+    ///   and re-read the earliest deadline); `false` when only outbox rows were written (a start
+    ///   due after the earliest: the others only follow the outbox, payload ``eventsOnlyPrefix``).
+    func announce(deadlineMoved: Bool = true) throws(PostgresError) {
+        let payload = (deadlineMoved ? "" : Self.eventsOnlyPrefix) + hostID
         _ = try withQueue { queue throws(PostgresError) in
-            try queue.connection.query(PostgresTimerQueue.notifySQL, [hostID])
+            try queue.connection.queryPrepared(PostgresTimerQueue.notifySQL, [payload])
+        }
+    }
+
+    /// The payload prefix of a wake-up that asks only to follow the outbox (``announce(deadlineMoved:)``).
+    static let eventsOnlyPrefix = "events:"
+
+    /// Takes the wake-ups that arrived and says whether they all ask only to follow the outbox.
+    ///
+    /// - Returns: `true` when there was at least one and none asked for a claim (another host's
+    ///   start due later than the earliest, or its outbox rows alone); `false` otherwise, or when
+    ///   the connection cannot be read (the full ``turn()`` deals with that).
+    func wakeUpsAskOnlyToFollow() -> Bool {
+        guard
+            let wakeUps = try? withQueue({ queue throws(PostgresError) in
+                try queue.connection.takeNotifications()
+            }), !wakeUps.isEmpty
+        else { return false }
+        return wakeUps.allSatisfy { $0.payload.hasPrefix(Self.eventsOnlyPrefix) }
+    }
+
+    /// Follows the outbox only: what another host's requests wrote reaches this host's waits and
+    /// subscribers, with no claim (no deadline moved).
+    func followOnly() -> TurnOutput {
+        do {
+            return try followEvents()
+        } catch {
+            nextTurnAt = min(nextTurnAt, now + 250_000_000)
+            return TurnOutput()
         }
     }
 

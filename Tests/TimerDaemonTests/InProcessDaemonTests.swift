@@ -133,6 +133,110 @@ struct InProcessDaemonTests {
         #expect(waited >= 0.9, "answered after \(waited) s")
     }
 
+    /// A daemon on a fresh schema of the test cluster with one shared host, and the schema's name
+    /// (for the test's own statements on it).
+    static func sharedDaemon() throws -> (Running, schema: String, database: PostgresConnection) {
+        let base = try PostgresTestCluster.connectionString()
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(connectionString: base).execute("CREATE SCHEMA \(schema)")
+        let running = try Running { config, zone, configure in
+            let host = try SharedHost(
+                connectionString: base + " options='-csearch_path=\(schema)'", hostID: "in-process",
+                environment: [:], log: { _ in })
+            var service = TimerService(engine: TimerEngine(clock: SystemClock()), quota: 10_000, pid: 1)
+            service.engine.systemTimeZone = zone
+            configure(&service)
+            return (SharedBackend(host: host, service: service), [])
+        }
+        let database = try PostgresConnection(connectionString: base + " options='-csearch_path=\(schema)'")
+        return (running, schema, database)
+    }
+
+    static func start(_ id: Int, _ name: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"timer.start","params":{"durations":[600],"name":"\#(name)"}}"#
+    }
+
+    static func error(_ reply: [String: Any]?) -> (code: Int?, message: String?) {
+        let error = reply?["error"] as? [String: Any]
+        return (error?["code"] as? Int, error?["message"] as? String)
+    }
+
+    @Test(
+        "Shared backend: the starts of one turn share one transaction; a taken name is refused inside it",
+        .enabled(if: PostgresTestCluster.isEnabled))
+    func sharedStartsShareATransaction() throws {
+        let (running, _, database) = try Self.sharedDaemon()
+        running.send(Self.start(1, "a"), Self.start(2, "b"), Self.start(3, "a"))
+        // Sent in one write, so read and served in one turn (the first turn accepts the connection).
+        let replies = running.replies(3, turns: 3)
+        try #require(replies.map { $0["id"] as? Int } == [1, 2, 3])
+        let first = Self.result(replies.first)
+        #expect(first["state"] as? String == "running")
+        #expect(Self.result(replies[1])["state"] as? String == "running")
+        let firstID = first["id"] as? String ?? "?"
+        // The one-host daemon's error for a taken name (CountdownError.nameInUse, -32003).
+        #expect(
+            Self.error(replies.last) == (
+                -32003, "a live timer is already named \"a\" (id \(firstID)); stop it or choose another name"
+            ))
+        // Rows written by one transaction carry its id as `xmin` (PostgreSQL's system column).
+        let rows = try database.query("SELECT name, xmin::text FROM timerd_timers ORDER BY id")
+        #expect(rows.rows.map { $0[0] } == ["a", "b"])
+        #expect(rows.value(0, 1) != nil && rows.value(0, 1) == rows.value(1, 1))
+    }
+
+    @Test(
+        "Shared backend: a turn whose COMMIT fails refuses each of its starts, and none of them remains",
+        .enabled(if: PostgresTestCluster.isEnabled))
+    func sharedStartsRefusedTogether() throws {
+        let (running, _, database) = try Self.sharedDaemon()
+        // A constraint trigger checked at COMMIT: the transaction of a turn that starts "poison" fails there.
+        try database.execute(
+            """
+            CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.name = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER poison AFTER INSERT ON timerd_timers DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION poison();
+            """)
+        running.send(Self.start(1, "x"), Self.start(2, "poison"))
+        let refused = running.replies(2, turns: 3)
+        // Daemon.refuseHeldChanges's text with PostgresError's description of the RAISE (SQLSTATE P0001).
+        let message = "the change was not saved and was undone: database refused (SQLSTATE P0001): poisoned"
+        #expect(refused.map { Self.error($0).code } == [-32603, -32603])
+        #expect(refused.map { Self.error($0).message } == [message, message])
+        #expect(try database.query("SELECT count(*) FROM timerd_timers").value(0, 0) == "0")
+        #expect(try database.query("SELECT count(*) FROM timerd_events").value(0, 0) == "0")
+        // The next turn starts afresh.
+        running.send(Self.start(3, "y"))
+        #expect(Self.result(running.replies(1, turns: 2).first)["state"] as? String == "running")
+        #expect(try database.query("SELECT name FROM timerd_timers").rows.map { $0[0] } == ["y"])
+    }
+
+    @Test(
+        "Shared backend: a start whose statement fails rolls back the turn's starts before it and refuses those after it",
+        .enabled(if: PostgresTestCluster.isEnabled))
+    func sharedStartFailsInsideTheTurn() throws {
+        let (running, _, database) = try Self.sharedDaemon()
+        try database.execute(
+            """
+            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.name = 'bad' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER refuse BEFORE INSERT ON timerd_timers FOR EACH ROW EXECUTE FUNCTION refuse();
+            """)
+        running.send(Self.start(1, "x"), Self.start(2, "bad"), Self.start(3, "z"))
+        let replies = running.replies(3, turns: 3)
+        try #require(replies.map { $0["id"] as? Int } == [1, 2, 3])
+        let reason = "database refused (SQLSTATE P0001): refused"
+        // 1 ran and was rolled back (Daemon.refuseHeldChanges); 2 failed (SharedHost.rpcError); 3 was
+        // not run (SharedHost.withStartBatch).
+        #expect(Self.error(replies[0]) == (-32603, "the change was not saved and was undone: " + reason))
+        #expect(Self.error(replies[1]) == (-32603, "state could not be saved: " + reason))
+        #expect(Self.error(replies[2]) == (-32603, "state could not be saved: " + reason))
+        #expect(try database.query("SELECT count(*) FROM timerd_timers").value(0, 0) == "0")
+        running.send(Self.start(4, "x"))
+        #expect(Self.result(running.replies(1, turns: 2).first)["state"] as? String == "running")
+    }
+
     @Test("A burst of 2,500 timers due at once: one turn finishes 1,000 and answers the requests that came with it")
     func burstInSlicesPerTurn() throws {
         let clock = ManualClock(wall: Date(timeIntervalSince1970: 1_800_000_000))

@@ -89,6 +89,18 @@ extension PostgresConnection {
 
         /// Always throws: there is no libpq in this build.
         ///
+        /// - Parameters:
+        ///   - sql: ignored.
+        ///   - parameters: ignored.
+        /// - Returns: nothing.
+        /// - Throws: ``PostgresError/unavailable(_:)`` with ``notBuiltMessage``.
+        @discardableResult
+        public func queryPrepared(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+            throw .unavailable(Self.notBuiltMessage)
+        }
+
+        /// Always throws: there is no libpq in this build.
+        ///
         /// - Parameter sql: ignored.
         /// - Returns: nothing.
         /// - Throws: ``PostgresError/unavailable(_:)`` with ``notBuiltMessage``.

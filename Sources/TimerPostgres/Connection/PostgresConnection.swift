@@ -123,6 +123,8 @@
         /// connection as up: a break found while sending) or ``PostgresError/readOnly(_:)`` (a
         /// standby), so that the next ``reconnectIfNeeded()`` resets it.
         private var isBroken = false
+        /// The statements this connection prepared (``queryPrepared(_:_:)``), by their SQL text.
+        private var prepared: [String: String] = [:]
 
         /// Whether the connection is up as far as libpq knows (it learns of a break at the next call)
         /// and no call since the last reconnect found it broken.
@@ -164,6 +166,34 @@
         public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
             let result = Self.withOptionalCStrings(parameters) { pointers in
                 PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            }
+            return try take(result)
+        }
+
+        /// Runs one statement as ``query(_:_:)`` does, through a statement this connection prepared
+        /// the first time it ran `sql` (`PQprepare`, then `PQexecPrepared`): the server parses it
+        /// once per session and may keep its plan. For the few statements a host runs on every
+        /// request or turn; `sql` must be one of a fixed set of texts (each is kept for the session).
+        ///
+        /// - Parameters:
+        ///   - sql: one statement, a constant text.
+        ///   - parameters: the values of `$1`…, in PostgreSQL's text input format.
+        /// - Returns: the rows (text format) and the count of rows touched.
+        /// - Throws: ``PostgresError`` as for ``query(_:_:)``.
+        /// - Complexity: one round trip (two the first time).
+        @discardableResult
+        public func queryPrepared(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+            let name: String
+            if let known = prepared[sql] {
+                name = known
+            } else {
+                name = "timerd_\(prepared.count + 1)"
+                // A protocol-level prepared statement outlives a rolled-back transaction.
+                try take(PQprepare(handle, name, sql, Int32(parameters.count), nil))
+                prepared[sql] = name
+            }
+            let result = Self.withOptionalCStrings(parameters) { pointers in
+                PQexecPrepared(handle, name, Int32(parameters.count), pointers, nil, nil, 0)
             }
             return try take(result)
         }

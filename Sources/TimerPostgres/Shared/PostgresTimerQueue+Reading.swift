@@ -355,7 +355,7 @@ extension PostgresTimerQueue {
     /// - Returns: the position (an `xid8` in text).
     /// - Throws: ``PostgresError``.
     public func eventCursor() throws(PostgresError) -> String {
-        try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").value(0, 0) ?? "0"
+        try connection.queryPrepared("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").value(0, 0) ?? "0"
     }
 
     /// The outbox rows written since `cursor`, in `seq` order, each with its timer as it is now.
@@ -372,7 +372,7 @@ extension PostgresTimerQueue {
     public func followEvents(after cursor: String) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
         let next = try eventCursor()
         guard next != cursor else { return ([], cursor) }
-        let rows = try connection.query(
+        let rows = try connection.queryPrepared(
             """
             SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
                 to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.detail::text,

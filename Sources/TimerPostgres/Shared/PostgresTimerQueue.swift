@@ -115,6 +115,52 @@ public final class PostgresTimerQueue {
         return rows.int64(0, 0) ?? 0
     }
 
+    /// The statement of ``startReturningRow(owner:name:segmentsNanoseconds:action:dueAt:heartbeat:)``:
+    /// ``startSQL``'s parameters; a name taken by a live timer of the owner inserts nothing (the
+    /// arbiter is the partial unique index `timerd_timers_live_name`), so the statement never
+    /// fails on it and a transaction it runs in goes on. Its columns are ``rowColumns``, then
+    /// whether it sent the wake-up.
+    static let startReturningRowSQL = """
+        WITH started AS (
+            INSERT INTO timerd_timers AS t (id, owner, name, live, state, due_at, step, steps, fence, written_by,
+                segments_ns, created_at, action, heartbeat)
+            VALUES (nextval('timerd_timer_ids'), $1, $2, true, 'running',
+                coalesce(to_timestamp($6::double precision),
+                    clock_timestamp() + make_interval(secs => ($3::bigint[])[1] / 1e9)), 0,
+                cardinality($3::bigint[]), 1, $4, $3::bigint[], clock_timestamp(), $5, $7::boolean)
+            ON CONFLICT (owner, name) WHERE live AND name IS NOT NULL DO NOTHING
+            RETURNING t.*
+        ), event AS (
+            INSERT INTO timerd_events (timer_id, kind, fence, host_id) SELECT id, 'started', 1, $4 FROM started
+        )
+        SELECT \(PostgresTimerQueue.rowColumns), CASE WHEN t.due_at < coalesce(
+                (SELECT min(o.due_at) FROM timerd_timers o WHERE o.state = 'running' AND o.claimed_by IS NULL),
+                'infinity')
+            THEN pg_notify('timerd_wake:' || current_schema(), t.id::text) END
+        FROM started t, (SELECT clock_timestamp() AS now) c
+        """
+
+    /// Starts a timer as ``start(owner:name:segmentsNanoseconds:action:dueAt:heartbeat:)`` does and
+    /// reads it back in the same statement (one round trip); a taken name is not an error here but
+    /// `nil`, so that the statement can share a transaction with other starts.
+    ///
+    /// - Parameters: as ``start(owner:name:segmentsNanoseconds:action:dueAt:heartbeat:)``.
+    /// - Returns: the new timer's row and whether it is the earliest unclaimed deadline (the
+    ///   wake-up was sent); `nil` when `name` is taken by a live timer of `owner`.
+    /// - Throws: ``PostgresError``.
+    public func startReturningRow(
+        owner: UInt32, name: String?, segmentsNanoseconds: [Int64], action: String? = nil, dueAt: Double? = nil,
+        heartbeat: Bool = false
+    ) throws(PostgresError) -> (row: SharedTimerRow, isEarliest: Bool)? {
+        let segments = "{" + segmentsNanoseconds.map(String.init).joined(separator: ",") + "}"
+        let rows = try connection.queryPrepared(
+            Self.startReturningRowSQL,
+            [String(owner), name, segments, hostID, action, dueAt.map { String($0) }, heartbeat ? "t" : "f"])
+        guard !rows.rows.isEmpty, let row = Self.timerRow(rows, 0) else { return nil }
+        // The wake-up column: `void` (an empty text) when sent, NULL when not.
+        return (row, rows.value(0, rows.columns.count - 1) != nil)
+    }
+
     /// How far ``checkIDs()`` moves the id sequence on when it finds the database server changed:
     /// more than the starts a server can acknowledge and then lose (an asynchronous standby's lag,
     /// at thousands of starts a second, is far below it), so that no id is handed out twice.
