@@ -94,7 +94,7 @@ extension SharedHost {
                 refusal, method: method, timer: timer, reference: reference, name: name, quota: quota)
         case .applied(let applied):
             changedThisTurn = true
-        deadlineMovedThisTurn = true
+            deadlineMovedThisTurn = true
             if let finished = applied.finished {
                 // A step ended by the edit finished the timer: its action runs as after a completion.
                 launch(id: timer.id, fence: applied.fence, finished)
