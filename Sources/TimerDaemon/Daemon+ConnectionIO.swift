@@ -138,12 +138,17 @@ extension Daemon {
     static let readsPerTurn = 4
 
     func readRequests(_ connection: Connection) {
+        // A connection closing after its time-out reply reads nothing more.
+        guard !connection.state.output.isClosingAfterFlush else { return }
         var reads = 0
         while connections[connection.token] != nil, reads < Self.readsPerTurn {
             reads += 1
             let count: Int
             do {
-                guard let read = try connection.socket.read(into: &readBuffer) else { return }
+                guard let read = try connection.socket.read(into: &readBuffer) else {
+                    connection.state.endReads(leftUnread: false, now: Syscall.bootTimeNanoseconds())
+                    return
+                }
                 count = read
             } catch {
                 close(connection)
@@ -161,8 +166,13 @@ extension Daemon {
                 connection.state.lastActivity = Syscall.bootTimeNanoseconds()
             }
             consumeLines(frames, from: connection)
-            if count < readBuffer.count { return }
+            if count < readBuffer.count {
+                connection.state.endReads(leftUnread: false, now: Syscall.bootTimeNanoseconds())
+                return
+            }
         }
+        // The read budget ran out with the buffer full: more may wait in the socket.
+        connection.state.endReads(leftUnread: true, now: Syscall.bootTimeNanoseconds())
     }
 
     /// The peer closed its sending side: a last line without its newline still counts, and the
@@ -256,7 +266,8 @@ extension Daemon {
     /// What epoll watches a connection for: input until the peer shut its sending side, output
     /// while replies are queued.
     func updateInterest(_ connection: Connection) {
-        var interest: Epoll.Events = connection.state.isReadClosed ? [] : [.readable, .hangUp]
+        var interest: Epoll.Events =
+            connection.state.isReadClosed || connection.state.output.isClosingAfterFlush ? [] : [.readable, .hangUp]
         if connection.state.wantsWrite { interest.insert(.writable) }
         try? epoll.modify(connection.socket, interest: interest, token: connection.token)
     }
@@ -294,6 +305,8 @@ extension Daemon {
             markForFlush(connection)
             log("client \(connection.token): incomplete request line for \(seconds) s; dropped")
             flush(connection)
+            // Closing: epoll stops reporting its input (read no more) until the reply is written.
+            if connections[connection.token] != nil { updateInterest(connection) }
         }
     }
 }

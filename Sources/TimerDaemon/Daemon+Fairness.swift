@@ -51,6 +51,7 @@ extension Daemon {
             connection.state.expirePartialLine(reply: TimerService.errorLine(id: .null, error))
             log("client \(connection.token) (uid \(connection.uid)): idle for \(seconds) s; closed")
             flush(connection)
+            if connections[connection.token] != nil { updateInterest(connection) }
         }
     }
 }

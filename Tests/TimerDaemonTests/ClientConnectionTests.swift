@@ -71,9 +71,10 @@ struct ClientConnectionTests {
         #expect(framer.receive(Array(#"{"a""#.utf8)[...], now: 100) == [])
         #expect(framer.partialSince == 100)
         #expect(framer.receive(Array(":1}\r\n{".utf8)[...], now: 200) == [.line(Array(#"{"a":1}"#.utf8))])
-        // The next line began in the same read: the time-out still counts from the first byte
-        // that waited (as Daemon.consumeLines did: partialSince is kept while input is buffered).
-        #expect(framer.partialSince == 100)
+        // The next line began in this read: its time-out counts from now ("request line not
+        // completed within N s" is per line; a client streaming requests that every read cuts
+        // mid-line is not waited for since its first cut).
+        #expect(framer.partialSince == 200)
         #expect(framer.receive(Array(#""b":2}"#.utf8)[...], now: 300) == [])
         #expect(framer.receive(Array("\n".utf8)[...], now: 400) == [.line(Array(#"{"b":2}"#.utf8))])
         #expect(framer.partialSince == nil)
@@ -287,6 +288,25 @@ struct ClientConnectionTests {
         let result = peer.write(accepting: [.max])
         #expect(result.sent == "timed out\n")
         #expect(result.next == .close)
+    }
+
+    @Test("An incomplete line is not timed out while timerd left the client's bytes unread; after, from then on")
+    func partialLineBehindUnreadInput() {
+        var peer = Peer()
+        let timeout: Int64 = 10_000_000_000
+        peer.read(#"{"a""#, now: 1_000)
+        // The loop's read budget ran out with the socket's buffer full: the rest may be in it.
+        peer.connection.endReads(leftUnread: true, now: 1_000)
+        #expect(peer.connection.partialSince == nil)
+        #expect(!peer.connection.isPartialLineExpired(now: 1_000 + 5 * timeout, timeout: timeout))
+        #expect(peer.connection.idleDeadline(timeout: timeout) == nil)
+        // A later turn read all there was, and the line is still incomplete: the client is waited
+        // for from that turn.
+        let drained = 1_000 + 5 * timeout
+        peer.connection.endReads(leftUnread: false, now: drained)
+        #expect(peer.connection.partialSince == drained)
+        #expect(!peer.connection.isPartialLineExpired(now: drained + timeout - 1, timeout: timeout))
+        #expect(peer.connection.isPartialLineExpired(now: drained + timeout, timeout: timeout))
     }
 
     @Test("One connection through fragments, a 1 MiB line, back-pressure and half-close")

@@ -145,7 +145,9 @@ struct ClientConnection {
     /// - Parameter timeout: the idle timeout in nanoseconds.
     /// - Returns: the instant to close it at.
     func idleDeadline(timeout: Int64) -> Int64? {
-        guard hasNothingPending, output.isEmpty, framer.partialSince == nil, !isReadClosed, !isStreaming else {
+        guard hasNothingPending, output.isEmpty, framer.partialSince == nil, !hasUnreadInput, !isReadClosed,
+            !isStreaming
+        else {
             return nil
         }
         return lastActivity + timeout
@@ -169,8 +171,25 @@ struct ClientConnection {
         framer.receive(bytes, now: now())
     }
 
-    /// When the incomplete line began (boot-time nanoseconds), or `nil` when none is buffered.
-    var partialSince: Int64? { framer.partialSince }
+    /// When the incomplete line began (boot-time nanoseconds), or `nil` when none is buffered or
+    /// the daemon left bytes of the client unread (``hasUnreadInput``): the rest of the line may
+    /// be among them, so the client is not waited for.
+    var partialSince: Int64? { hasUnreadInput ? nil : framer.partialSince }
+
+    /// Whether the daemon stopped reading this client for the turn with bytes left in the socket
+    /// (its per-turn read budget), rather than because the socket had nothing more.
+    private(set) var hasUnreadInput = false
+
+    /// Records how the turn's reads of this client ended; when the daemon has read everything the
+    /// client sent, an incomplete line waits for the client from `now` on.
+    ///
+    /// - Parameters:
+    ///   - leftUnread: bytes were left in the socket for the next turn.
+    ///   - now: the boot-time clock in nanoseconds.
+    mutating func endReads(leftUnread: Bool, now: Int64) {
+        if hasUnreadInput && !leftUnread { framer.restartPartialClock(now: now) }
+        hasUnreadInput = leftUnread
+    }
 
     /// Queues one reply line (its LF is added).
     ///
@@ -250,7 +269,7 @@ struct ClientConnection {
     ///   - timeout: the request time-out in nanoseconds.
     /// - Returns: whether to call ``expirePartialLine(reply:)``.
     func isPartialLineExpired(now: Int64, timeout: Int64) -> Bool {
-        guard let since = framer.partialSince, !output.isClosingAfterFlush, !isStreaming else { return false }
+        guard let since = partialSince, !output.isClosingAfterFlush, !isStreaming else { return false }
         return now - since >= timeout
     }
 

@@ -59,7 +59,10 @@ struct LineFramer {
     mutating func receive(_ bytes: ArraySlice<UInt8>, now: @autoclosure () -> Int64) -> [Frame] {
         var frames: [Frame] = []
         var rest = bytes
+        // A line ended in these bytes: a line still incomplete after them began with them.
+        var endedALine = false
         while let index = Self.firstNewline(in: rest) {
+            endedALine = true
             if isDiscarding {
                 isDiscarding = false
                 buffered.removeAll(keepingCapacity: true)
@@ -90,7 +93,7 @@ struct LineFramer {
         }
         if buffered.isEmpty {
             partialSince = nil
-        } else if partialSince == nil {
+        } else if partialSince == nil || endedALine {
             partialSince = now()
         }
         return frames
@@ -118,6 +121,14 @@ struct LineFramer {
         }
         dropPartialLine()
         return last
+    }
+
+    /// Starts the incomplete line's wait again at `now`: the daemon had left the rest of the
+    /// client's bytes unread (its per-turn read budget), so the wait so far was not the client's.
+    ///
+    /// - Parameter now: the caller's clock, nanoseconds.
+    mutating func restartPartialClock(now: Int64) {
+        if partialSince != nil { partialSince = now }
     }
 
     /// Forgets the incomplete line (after its time-out was answered).
