@@ -122,10 +122,16 @@ func operations(_ options: Options) {
     var statuses: [Double] = []
     var stops: [Double] = []
     var lists: [Double] = []
+    // `--named`: each timer gets a name (unique to this run) and status asks for it by name.
+    let prefix = options.flags.contains("--named") ? "ops\(getpid())-" : nil
     for index in 0..<(count + 100) {
-        let started = roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[86400]}}"#)
+        let name = prefix.map { #","name":"\#($0)\#(index)""# } ?? ""
+        let started = roundTrip(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[86400]\#(name)}}"#)
         guard let id = timerID(in: started.reply) else { fail("no timer id in the start reply") }
-        let status = roundTrip(#"{"jsonrpc":"2.0","id":2,"method":"timer.status","params":{"timer":"\#(id)"}}"#)
+        let reference = prefix.map { "\($0)\(index)" } ?? id
+        let status = roundTrip(
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.status","params":{"timer":"\#(reference)"}}"#)
         let stop = roundTrip(#"{"jsonrpc":"2.0","id":3,"method":"timer.stop","params":{"timer":"\#(id)"}}"#)
         let list = roundTrip(#"{"jsonrpc":"2.0","id":4,"method":"timer.list"}"#)
         guard index >= 100 else { continue }  // warm-up

@@ -10,6 +10,9 @@
 //   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S] [--e2e-waits W]
 //                                                N timers due within one second, then daemon.stats;
 //                                                with W > 0 also end-to-end lateness (EndToEnd.swift)
+//   ops --socket PATH [--count N] [--uid U] [--named]
+//                                                start, status (by id, or by name with --named), stop
+//                                                and list, one request in flight: p50 of each
 //   fdatasync --path FILE [--count N]            100-byte appends, each fdatasync'ed
 //   redis-pubsub --socket PATH [--subscribers N] [--latency K]
 //                                                PUBLISH to N SUBSCRIBE clients of redis-server
