@@ -10,7 +10,7 @@
 //   lateness --socket PATH [--count N] [--background-clients C] [--subscribers S] [--e2e-waits W]
 //                                                N timers due within one second, then daemon.stats;
 //                                                with W > 0 also end-to-end lateness (EndToEnd.swift)
-//   ops --socket PATH [--count N] [--uid U] [--named]
+//   ops --socket PATH [--count N] [--uid U] [--named] [--no-list]
 //                                                start, status (by id, or by name with --named), stop
 //                                                and list, one request in flight: p50 of each
 //   fdatasync --path FILE [--count N]            100-byte appends, each fdatasync'ed
