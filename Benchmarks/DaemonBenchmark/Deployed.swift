@@ -135,7 +135,8 @@ func operations(_ options: Options) {
             #"{"jsonrpc":"2.0","id":2,"method":"timer.status","params":{"timer":"\#(reference)"}}"#)
         let stop = roundTrip(#"{"jsonrpc":"2.0","id":3,"method":"timer.stop","params":{"timer":"\#(id)"}}"#)
         // `--no-list`: the requester's whole list is every live timer it has (all of a loaded table).
-        let list = listing ? roundTrip(#"{"jsonrpc":"2.0","id":4,"method":"timer.list"}"#) : ([], 0)
+        let list =
+            listing ? roundTrip(#"{"jsonrpc":"2.0","id":4,"method":"timer.list"}"#) : (reply: [], microseconds: 0)
         guard index >= 100 else { continue }  // warm-up
         starts.append(started.microseconds)
         statuses.append(status.microseconds)
