@@ -73,7 +73,7 @@ struct Options {
                 command = Array(rest)
                 return
             }
-            if argument == "--redis" {
+            if ["--redis", "--named", "--no-list"].contains(argument) {
                 flags.insert(argument)
             } else if argument.hasPrefix("--") {
                 values[argument] = rest.popFirst() ?? ""
