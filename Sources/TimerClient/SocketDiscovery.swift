@@ -36,6 +36,13 @@ package enum SocketDiscovery {
             if let explicitPath, let kind = UnixSocket.fileKind(at: explicitPath, followingLinks: true) {
                 throw .notASocket(path: explicitPath, kind: kind)
             }
+            if let error = error as? SystemError, error.errno == .permissionDenied || error.errno == .notPermitted {
+                // A timerd answers there, but its socket (or a directory above it) is not open to
+                // this user: another user's daemon. Saying "not running" would be wrong.
+                throw .unavailable(
+                    "cannot connect to timerd on \(path): \(error.errno) for uid \(getuid()) (another user's "
+                        + "timerd): use your own (timerctl without --socket) or ask its owner for access")
+            }
             throw .notRunning(path: path, reason: "\(error)")
         }
     }

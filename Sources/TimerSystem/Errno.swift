@@ -46,6 +46,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let canceled = Errno(rawValue: ECANCELED)
     /// `EPERM`: the operation needs a privilege (a capability) the process lacks.
     public static let notPermitted = Errno(rawValue: EPERM)
+    /// `EACCES`: permission denied (a file's or a directory's mode refuses the caller).
+    public static let permissionDenied = Errno(rawValue: EACCES)
     /// `EPIPE`: the peer closed its end (delivered as an error because `SIGPIPE` is ignored).
     public static let brokenPipe = Errno(rawValue: EPIPE)
     /// `EBADF`: not an open descriptor — a bug in the caller, never the input's fault.

@@ -189,7 +189,7 @@
             } else {
                 name = "timerd_\(prepared.count + 1)"
                 // A protocol-level prepared statement outlives a rolled-back transaction.
-                try take(PQprepare(handle, name, sql, Int32(parameters.count), nil))
+                _ = try take(PQprepare(handle, name, sql, Int32(parameters.count), nil))
                 prepared[sql] = name
             }
             let result = Self.withOptionalCStrings(parameters) { pointers in
