@@ -157,7 +157,7 @@ struct TimerEngineSeriesGroupTests {
         _ = try engine.stop(.id(2))
         #expect(try engine.status(.name("standup")).state == .running)
         #expect(try engine.status(.name("standup")).recurrence?.group?.run == nil)
-        #expect(throws: CountdownError.notForRecurring(timer: "timer 1 (\"standup\")", operation: "skip")) {
+        #expect(throws: CountdownError.noRunInProgress(timer: "timer 1 (\"standup\")")) {
             try engine.skip(.name("standup"))
         }
         _ = engine.takeEvents()

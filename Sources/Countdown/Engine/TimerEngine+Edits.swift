@@ -175,7 +175,8 @@ extension TimerEngine {
     ///   - requester: the uid asking, or `nil` to see every timer.
     /// - Returns: the group after the step (finished after its last); the run for a series.
     /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.notAGroup(timer:)` for a plain
-    ///   timer; `CountdownError.invalidTransition(timer:state:operation:)` when it has ended.
+    ///   timer; `CountdownError.invalidTransition(timer:state:operation:)` when it has ended;
+    ///   `CountdownError.noRunInProgress(timer:)` for a live series that starts groups but has no live run.
     /// - Complexity: O(log n) plus O(k) for a group of k steps.
     public mutating func skip(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
         -> TimerSnapshot
@@ -184,6 +185,7 @@ extension TimerEngine {
         // A series that starts groups passes the skip to its live run.
         let id = runOfSeries(named) ?? named
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        if record.seriesGroup != nil, record.state.isLive { throw .noRunInProgress(timer: Self.label(record)) }
         guard record.recurrence == nil else { throw .notForRecurring(timer: Self.label(record), operation: "skip") }
         guard record.segmentCount > 1 else { throw .notAGroup(timer: Self.label(record)) }
         try requireState(id, in: [.running, .paused], for: .skip)

@@ -77,7 +77,6 @@ extension TimerEngine {
         let wall = clock.wallNow()
         let now = clock.now()
         let id = nextID
-        if let group = request.group { try Self.validateGroup(group.durations) }
         let (recurrence, firstWall, wallDeadline) = try Self.firstElapse(
             of: request, id: id, wall: wall, systemZone: systemTimeZone)
         let name = name.map(TimerName.normalized)
@@ -122,10 +121,11 @@ extension TimerEngine {
     ///   (`ringAt`), and the wall-clock deadline (`nil` for `every` without `from`: it counts on the
     ///   boot-time clock).
     /// - Throws: `CountdownError.invalidRecurrence(_:)` and `CountdownError.deadlineOutOfRange(_:now:)`,
-    ///   as ``start(recurring:name:owner:quota:action:wake:)``.
+    ///   and for a ``RecurrenceRequest/group`` the group's errors, as ``start(recurring:name:owner:quota:action:wake:)``.
     public static func firstElapse(
         of request: RecurrenceRequest, id: UInt64, wall: Date, systemZone: TimeZone
     ) throws(CountdownError) -> (recurrence: TimerRecurrence, ringAt: Date, wallDeadline: Date?) {
+        if let group = request.group { try validateGroup(group.durations) }
         guard request.randomizedDelay.isFinite, (0...DurationParser.maximumSeconds).contains(request.randomizedDelay)
         else {
             throw .invalidRecurrence(
