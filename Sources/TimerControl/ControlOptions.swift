@@ -255,9 +255,6 @@ public struct ControlOptions: Sendable, Equatable {
                     "option '--overlap' goes with 'start --on EXPR DURATION...' or 'start --every DURATION DURATION...' "
                         + "(the group each elapse starts)", verb: verb)
             }
-            if recurring && options.heartbeat {
-                throw .usage("'start' takes --heartbeat or --on/--every, not both", verb: verb)
-            }
             if options.loops != nil && (options.arguments.isEmpty || options.heartbeat) {
                 throw .usage("option '--loops' goes with 'start DURATION...' (it repeats the group)", verb: verb)
             }
@@ -265,6 +262,9 @@ public struct ControlOptions: Sendable, Equatable {
                 throw .usage(
                     "option '--heartbeat' goes with 'start DURATION' (one duration: the longest silence between beats)",
                     verb: verb)
+            }
+            if recurring && options.heartbeat {
+                throw .usage("'start' takes --heartbeat or --on/--every, not both", verb: verb)
             }
             return
         }

@@ -26,19 +26,19 @@ public struct SeriesGroup: Sendable, Hashable {
     public var overlap: Overlap
     /// The id of the run started last while it is live, else `nil`.
     public var run: UInt64?
-    /// Whether a run waits to start when the current one ends (``Overlap/queue`` only).
+    /// Whether a run waits to start when the current one ends (``SeriesGroup/Overlap/queue`` only).
     public var queued: Bool
     /// How many runs the series started.
     public var runCount: UInt64
-    /// How many elapses started no run of their own because a run still ran (``Overlap/skip``, or
-    /// ``Overlap/queue`` with a run already waiting).
+    /// How many elapses started no run of their own because a run still ran (``SeriesGroup/Overlap/skip``, or
+    /// ``SeriesGroup/Overlap/queue`` with a run already waiting).
     public var skippedCount: UInt64
 
     /// Creates the group of a series at its start (no run yet).
     ///
     /// - Parameters:
     ///   - durations: the steps of one run, in seconds.
-    ///   - overlap: the rule for an elapse during a run (default ``Overlap/skip``).
+    ///   - overlap: the rule for an elapse during a run (default ``SeriesGroup/Overlap/skip``).
     public init(durations: [Double], overlap: Overlap = .skip) {
         self.durations = durations
         self.overlap = overlap

@@ -65,7 +65,7 @@ extension TimerEngine {
     /// - Throws: `CountdownError.invalidRecurrence(_:)` for an expression that does not parse (the
     ///   parser's message, with token and offset), one that never elapses again, a period shorter than ``TimerRecurrence/minimumInterval`` or longer than 366 days, or a
     ///   randomized delay outside 0–366 days; `CountdownError.deadlineOutOfRange(_:now:)` for a
-    ///   `from` not in the next 366 days; for a ``RecurrenceRequest/group``,
+    ///   `from` not in the next 366 days; for a ``TimerEngine/RecurrenceRequest/group``,
     ///   `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)` and
     ///   `CountdownError.groupTooLong(_:)` as ``start(durations:name:owner:quota:action:wake:)``; `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
@@ -121,7 +121,7 @@ extension TimerEngine {
     ///   (`ringAt`), and the wall-clock deadline (`nil` for `every` without `from`: it counts on the
     ///   boot-time clock).
     /// - Throws: `CountdownError.invalidRecurrence(_:)` and `CountdownError.deadlineOutOfRange(_:now:)`,
-    ///   and for a ``RecurrenceRequest/group`` the group's errors, as ``start(recurring:name:owner:quota:action:wake:)``.
+    ///   and for a ``TimerEngine/RecurrenceRequest/group`` the group's errors, as ``start(recurring:name:owner:quota:action:wake:)``.
     public static func firstElapse(
         of request: RecurrenceRequest, id: UInt64, wall: Date, systemZone: TimeZone
     ) throws(CountdownError) -> (recurrence: TimerRecurrence, ringAt: Date, wallDeadline: Date?) {
