@@ -191,6 +191,47 @@ struct TimerEngineSeriesGroupTests {
             ])
     }
 
+    @Test("An elapse passed while down rings at restore after every record is back: restart stops the restored run")
+    func restoreCatchUpRestarts() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(recurring: series(.restart, durations: [5, 5]), name: "standup")
+        _ = drive(&engine, clock, forSeconds: 4)  // :05: run #2 runs (to :14)
+        let saved = engine.snapshot
+        // Down for 4 s: back at :09, same boot; the elapse of :08 passed meanwhile.
+        clock.advance(bySeconds: 4)
+        var restored = TimerEngine(clock: clock)
+        restored.eventRecording = .buffered
+        restored.catchUpSpread = 0
+        #expect(restored.restore(saved, sameBoot: true).isEmpty)
+        // The catch-up (spread 0: at once) stands for :08 (missed 1), dated at it; run #2, restored
+        // from the store (a higher id than the series), is stopped and run #3 starts.
+        #expect(
+            restored.takeEvents().map(line) == ["8.0 #1 elapsed missed=1", "9.0 #2 stopped", "9.0 #3 started"])
+        let group = try #require(try restored.status(.name("standup")).recurrence?.group)
+        #expect(group.run == 3 && group.runCount == 2)
+        #expect(restored.liveCount == 2)
+    }
+
+    @Test("A run that ended while down starts the queued run at restore")
+    func restoreQueued() throws {
+        var (engine, clock) = makeEngine()
+        _ = try engine.start(recurring: series(.queue), name: "standup")
+        _ = drive(&engine, clock, forSeconds: 7)  // :04 run #2 (to :09); :08 queued; now :08
+        #expect(try engine.status(.name("standup")).recurrence?.group?.queued == true)
+        let saved = engine.snapshot
+        // Down for 2.5 s: back at :10.5; run #2's end (:09) passed meanwhile, no elapse did.
+        clock.advance(bySeconds: 2.5)
+        var restored = TimerEngine(clock: clock)
+        restored.eventRecording = .buffered
+        restored.catchUpSpread = 0
+        let missed = restored.restore(saved, sameBoot: true)
+        // Run #2 is finished as missed at its end (docs/time.md); the queued run #3 starts at restore.
+        #expect(missed.map(\.timer.id) == [2])
+        #expect(restored.takeEvents().map(line) == ["9.0 #2 missed", "10.5 #3 started"])
+        let group = try #require(try restored.status(.name("standup")).recurrence?.group)
+        #expect(group.run == 3 && !group.queued && group.runCount == 2)
+    }
+
     @Test("A group too big for a timer is refused when the series starts")
     func refusedGroup() {
         var (engine, _) = makeEngine()
