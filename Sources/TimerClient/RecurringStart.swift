@@ -20,6 +20,13 @@ public struct RecurringStart: Sendable, Hashable {
     public var action: TimerAction?
     /// Whether each elapse wakes the machine from suspend (`"wake": true`; docs/time.md).
     public var wake: Bool
+    /// The group each elapse starts, in seconds (`"durations"`), or `nil` for a series that only rings.
+    public var durations: [Double]?
+    /// How many times each run repeats ``durations`` (`"loops"`), or `nil` for once.
+    public var loops: Int?
+    /// What an elapse does while the previous run still runs (`"overlap"`: `skip`, `queue` or
+    /// `restart`), or `nil` for timerd's default, `skip`.
+    public var overlap: String?
 
     /// Creates recurring parameters.
     ///
@@ -33,10 +40,15 @@ public struct RecurringStart: Sendable, Hashable {
     ///   - name: the timer's name, or `nil`.
     ///   - action: the on-finish action, or `nil`.
     ///   - wake: whether each elapse wakes the machine from suspend.
+    ///
+    /// ``durations``, ``loops`` and ``overlap`` are set afterwards (the group each elapse starts).
     public init(
         on: String? = nil, every: Double? = nil, from: String? = nil, timeZone: String? = nil, skipMissed: Bool = false,
         randomizedDelay: Double? = nil, name: String? = nil, action: TimerAction? = nil, wake: Bool = false
     ) {
+        self.durations = nil
+        self.loops = nil
+        self.overlap = nil
         self.on = on
         self.every = every
         self.from = from

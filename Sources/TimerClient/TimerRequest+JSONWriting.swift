@@ -56,13 +56,25 @@ extension TimerRequest {
             if wake { object.member("wake") { $0.bool(true) } }
         case .startRecurring(let start):
             if let action = start.action { object.member("action") { action.write(to: &$0) } }
+            if let durations = start.durations {
+                try object.member("durations") { writer throws(JSONBytesWriter.NonFiniteNumber) in
+                    writer.raw("[")
+                    for (index, duration) in durations.enumerated() {
+                        if index > 0 { writer.raw(",") }
+                        try writer.number(duration)
+                    }
+                    writer.raw("]")
+                }
+            }
             if let every = start.every {
                 try object.member("every") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(every)
                 }
             }
             if let from = start.from { object.member("from") { $0.string(from) } }
+            if let loops = start.loops { object.member("loops") { $0.integer(Int64(loops)) } }
             if let name = start.name { object.member("name") { $0.string(name) } }
             if let on = start.on { object.member("on") { $0.string(on) } }
+            if let overlap = start.overlap { object.member("overlap") { $0.string(overlap) } }
             if let delay = start.randomizedDelay {
                 try object.member("randomizedDelay") { writer throws(JSONBytesWriter.NonFiniteNumber) in
                     try writer.number(delay)

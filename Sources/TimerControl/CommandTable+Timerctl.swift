@@ -293,6 +293,11 @@ extension CommandTable {
                 ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
                 help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
             OptionSpec(
+                ["--overlap"], .value(ValueSpec("RULE", .choice(["skip", "queue", "restart"]))), repetition: .rejected,
+                help:
+                    "with --on/--every DURATION...: an elapse while the last run runs: skip (default), queue or restart"
+            ),
+            OptionSpec(
                 ["--on"],
                 .value(
                     ValueSpec(
@@ -357,6 +362,19 @@ extension CommandTable {
                     .option("--randomized-delay", isOptional: true), .option("--exec", isOptional: true),
                     .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                 ], summary: "start a recurring timer every DURATION"),
+            Usage(
+                [
+                    .option("--on", isOptional: false), .text("DURATION..."), .option("--loops", isOptional: true),
+                    .option("--overlap", isOptional: true), .option("--name", isOptional: true),
+                    .text("[--persistent|--skip-missed]"), .option("--randomized-delay", isOptional: true),
+                    .option("--exec", isOptional: true), .option("--notify", isOptional: true),
+                ], summary: "start a group at each elapse of a calendar expression"),
+            Usage(
+                [
+                    .option("--every", isOptional: false), .text("DURATION..."), .option("--from", isOptional: true),
+                    .option("--loops", isOptional: true), .option("--overlap", isOptional: true),
+                    .option("--name", isOptional: true),
+                ], summary: "start a group every DURATION"),
         ],
         discussion: """
             Start a timer. Several durations make a group that runs them one after another
@@ -390,6 +408,15 @@ extension CommandTable {
             catch-up (--persistent, the default) or not at all (--skip-missed). status shows
             the next elapse; stop ends the series; pause and resume pause it (elapses missed
             while paused do not ring). See docs/calendar.md.
+            With DURATION... after --on EXPR or --every DURATION, each elapse also starts that
+            group as a timer of its own, a run (timerctl start --on 'Mon..Fri 09:00' 25m 5m
+            25m 5m; --loops N repeats it). An elapse that comes while the last run still runs
+            does what --overlap says: skip (the default: nothing starts, as systemd does not
+            start a unit that is still active), queue (the next run starts when the current one
+            ends; at most one waits) or restart (the current run is stopped and a new one starts
+            from step 1). status of the series shows its run and step; skip and next on the
+            series act on its run; stop of the series stops its run too; stop of the run alone
+            leaves the series. Not in shared mode (timerd --shared).
             With --heartbeat the timer is a dead-man switch: a service runs timerctl beat NAME
             more often than DURATION, each beat starts DURATION again from now, and the timer
             finishes (running its --exec or --notify alert) only when no beat came for a whole

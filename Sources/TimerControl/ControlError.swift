@@ -51,7 +51,10 @@ public enum ControlError: Error, Equatable, Sendable, CustomStringConvertible {
             message = "timerctl \(verb.rawValue)" + message.dropFirst(method.count)
         }
         error.message = String(message).replacing(
-            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)")
+            "(\"on\" of timer.start)", with: "(--on and --every of timerctl start)"
+        ).replacing(
+            "(\"durations\" with \"on\" or \"every\" of timer.start)",
+            with: "(DURATION... with --on or --every of timerctl start)")
         return .failed(error)
     }
 

@@ -30,6 +30,9 @@ public struct ControlOptions: Sendable, Equatable {
     /// `--loops N` for `start DURATION...`: the group runs N times, one loop after the other (timerd checks
     /// that the loops make at most `TimerLimits.maximumGroupSize` steps).
     public var loops: Int?
+    /// `--overlap skip|queue|restart` for `start --on/--every DURATION...`: what an elapse does while
+    /// the group it started last still runs.
+    public var overlap: String?
     /// `--on EXPR` for `start`: a recurring timer on a systemd.time(7) calendar expression.
     public var on: String?
     /// `--every DURATION` for `start`: a recurring timer with a period on the boot-time clock.
@@ -138,6 +141,11 @@ public struct ControlOptions: Sendable, Equatable {
                 throw .usage("--loops must be a whole number of loops, 1 or more, got \"\(value)\"", verb: verb)
             }
             loops = count
+        case "--overlap":
+            guard ["skip", "queue", "restart"].contains(value) else {
+                throw .usage("--overlap must be skip, queue or restart, got \"\(value)\"", verb: verb)
+            }
+            overlap = value
         case "--on": on = value
         case "--every": every = value
         case "--from": from = value
@@ -209,16 +217,17 @@ public struct ControlOptions: Sendable, Equatable {
         for (given, name) in [
             (options.on != nil, "--on"), (options.every != nil, "--every"), (options.from != nil, "--from"),
             (options.persistent, "--persistent"), (options.skipMissed, "--skip-missed"),
-            (options.randomizedDelay != nil, "--randomized-delay"),
+            (options.randomizedDelay != nil, "--randomized-delay"), (options.overlap != nil, "--overlap"),
         ] where given && verb != .start {
             throw .usage(onlyFor(name), verb: verb)
         }
         if verb == .start {
             // Four usages (DURATION..., --at TIME, --on EXPR, --every DURATION), so the argument's
-            // arity alone does not decide.
+            // arity alone does not decide; DURATION... with --on or --every is the group each elapse starts.
             let recurring = options.on != nil || options.every != nil
             let ways = [
-                !options.arguments.isEmpty, options.at != nil || options.pick, options.on != nil, options.every != nil,
+                !options.arguments.isEmpty && !recurring, options.at != nil || options.pick, options.on != nil,
+                options.every != nil,
             ]
             if !options.arguments.isEmpty && (options.at != nil || options.pick) {
                 throw .usage("'start' takes DURATION... or --at TIME, not both", verb: verb)
@@ -241,6 +250,11 @@ public struct ControlOptions: Sendable, Equatable {
             if options.persistent && options.skipMissed {
                 throw .usage("'start' takes --persistent or --skip-missed, not both", verb: verb)
             }
+            if options.overlap != nil && (!recurring || options.arguments.isEmpty) {
+                throw .usage(
+                    "option '--overlap' goes with 'start --on EXPR DURATION...' or 'start --every DURATION DURATION...' "
+                        + "(the group each elapse starts)", verb: verb)
+            }
             if options.loops != nil && (options.arguments.isEmpty || options.heartbeat) {
                 throw .usage("option '--loops' goes with 'start DURATION...' (it repeats the group)", verb: verb)
             }
@@ -248,6 +262,9 @@ public struct ControlOptions: Sendable, Equatable {
                 throw .usage(
                     "option '--heartbeat' goes with 'start DURATION' (one duration: the longest silence between beats)",
                     verb: verb)
+            }
+            if recurring && options.heartbeat {
+                throw .usage("'start' takes --heartbeat or --on/--every, not both", verb: verb)
             }
             return
         }

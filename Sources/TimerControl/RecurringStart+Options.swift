@@ -3,7 +3,8 @@ import TimerModel
 import TimerSystem
 
 extension RecurringStart {
-    /// The recurring `timer.start` of `timerctl start --on EXPR` or `--every DURATION`.
+    /// The recurring `timer.start` of `timerctl start --on EXPR` or `--every DURATION`, with the
+    /// group each elapse starts when DURATIONs are given (and `--loops`, `--overlap`).
     ///
     /// Checks what can be checked locally (durations, the --from time) before anything is sent; the
     /// expression itself is parsed by timerd, whose error names the token and its offset.
@@ -21,6 +22,13 @@ extension RecurringStart {
             if let every = options.every { params.every = try DurationParser.seconds(from: every) }
             if let delay = options.randomizedDelay { params.randomizedDelay = try DurationParser.seconds(from: delay) }
             if let name = options.name, !TimerName.isValid(name) { throw .invalidName(name) }
+            if !options.arguments.isEmpty {
+                let durations = try options.arguments.map { text throws(CountdownError) in
+                    try DurationParser.seconds(from: text)
+                }
+                if durations.count > TimerLimits.maximumGroupSize { throw .groupSizeOutOfRange(durations.count) }
+                params.durations = durations
+            }
         } catch {
             throw .usage(error.description, verb: .start)
         }
@@ -38,6 +46,8 @@ extension RecurringStart {
             params.from = time.text
             params.timeZone = time.timeZone
         }
+        params.loops = options.loops
+        params.overlap = options.overlap
         return params
     }
 }

@@ -72,6 +72,23 @@ enum StatusTable {
             if let result = recurrence.lastResult { text += " " + result }
         }
         if recurrence.lastMissed > 0 { text += ", caught up \(recurrence.lastMissed)" }
+        if let group = recurrence.group { text += ", " + groupText(group) }
+        return text
+    }
+
+    /// The group a series starts at each elapse: `run 5 step 2/4` while one runs (`+1 queued` when
+    /// one waits), else `no run`; then `3 runs, 1 skipped`.
+    static func groupText(_ group: SeriesGroupInfo) -> String {
+        var text: String
+        if let run = group.run {
+            text = "run \(run)"
+            if let step = group.runStep { text += " step \(step)/\(group.durations.count)" }
+            if group.queued { text += " +1 queued" }
+        } else {
+            text = "no run"
+        }
+        text += ", \(group.runCount) \(group.runCount == 1 ? "run" : "runs")"
+        if group.skippedCount > 0 { text += ", \(group.skippedCount) skipped" }
         return text
     }
 
@@ -92,7 +109,8 @@ enum StatusTable {
         return clock.endText(date, now: now)
     }
 
-    /// `started 7 "standup": *:0/15 (UTC), next elapse 2026-11-29T09:45:00.000Z, in 13m`.
+    /// `started 7 "standup": *:0/15 (UTC), next elapse 2026-11-29T09:45:00.000Z, in 13m`; for a
+    /// series that starts a group, `, each starts 25m + 5m (overlap skip)` before the wake note.
     static func recurringConfirmation(_ timer: TimerInfo) -> String {
         let label = timer.name.map { "\(timer.id) \"\($0)\"" } ?? timer.id
         guard let recurrence = timer.recurrence else { return confirmation(.start, timer) }
@@ -101,8 +119,14 @@ enum StatusTable {
             rule += recurrence.followsSystemZone == true ? " (\(zone), the system zone)" : " (\(zone))"
         }
         let next = recurrence.nextElapse ?? "never"
+        let group =
+            recurrence.group.map { group in
+                ", each starts "
+                    + group.durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " + ")
+                    + " (overlap \(group.overlap))"
+            } ?? ""
         return "started \(label): \(rule), next elapse \(next), in "
-            + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + wakeNote(timer) + "\n"
+            + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + group + wakeNote(timer) + "\n"
     }
 
     /// `, wakes the machine` for a timer started with `--wake`, else nothing: the end of a start's

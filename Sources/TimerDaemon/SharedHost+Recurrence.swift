@@ -21,7 +21,8 @@ extension SharedHost {
     ///   - outcome: gets the log line.
     /// - Returns: the reply's result (the new timer).
     /// - Throws: the one-host errors (`CountdownError.invalidRecurrence`, `invalidName`, `nameInUse`,
-    ///   `quotaExceeded`, …), ``PostgresError``.
+    ///   `quotaExceeded`, …), ``PostgresError``; `RPCError` `-32601` for a series that starts a
+    ///   group (`durations` with `on`/`every`), which shared mode does not store.
     func startRecurring(
         _ request: TimerEngine.RecurrenceRequest, name: String?, params: [String: JSONValue], context: RequestContext,
         outcome: inout Outcome
@@ -40,6 +41,14 @@ extension SharedHost {
         let zone = systemTimeZone
         // Checked before anything is written: the rule's errors do not depend on the id.
         let provisional = try TimerEngine.firstElapse(of: request, id: 0, wall: wall, systemZone: zone)
+        // Refused after the rule's and the group's checks, so that a bad request gets the one-host -32602.
+        if request.group != nil {
+            throw RPCError(
+                .methodNotFound,
+                "a series that starts a group at each elapse (\"durations\" with \"on\" or \"every\" of timer.start) "
+                    + "is not available in shared mode (timerd --shared): the shared schema stores no group nor runs "
+                    + "for a series; start it on a one-host timerd, or start the series and the group apart")
+        }
         if let name, !TimerName.isValid(name) { throw CountdownError.invalidName(name) }
         if let quota, !context.seesAll {
             let live = try withQueue { queue throws(PostgresError) in

@@ -247,7 +247,7 @@ extension SharedHost {
         try TimerService.allowOnly(
             [
                 "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name", "on",
-                "randomizedDelay", "skipMissed", "timeZone",
+                "overlap", "randomizedDelay", "skipMissed", "timeZone",
             ], in: params, method: .timerStart)
         let loops = try TimerService.loops(JSONMembers(params))
         let name: String?

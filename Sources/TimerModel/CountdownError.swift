@@ -37,6 +37,9 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `extend`, `skip` or `restart` was asked of a recurring timer, whose times come from its rule;
     /// carries the timer's label and the operation's name.
     case notForRecurring(timer: String, operation: String)
+    /// `skip` was asked of a recurring series that starts a group at each elapse while none of its
+    /// runs is live; carries the series' label.
+    case noRunInProgress(timer: String)
     /// `beat` was asked of a timer started without `--heartbeat`; carries the timer's label.
     case notAHeartbeat(timer: String)
     /// A beat came at or after a running heartbeat timer's deadline, before timerd finished it: too
@@ -89,6 +92,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "cannot \(operation) \(timer): it is a recurring timer, whose elapses come from its rule; stop it and "
                 + "start a new one, or pause and resume it"
+        case .noRunInProgress(let timer):
+            return "cannot skip \(timer): no run of its group is in progress; the next elapse starts one"
         case .notAHeartbeat(let timer):
             return
                 "cannot beat \(timer): it is not a heartbeat timer; beats re-arm timers started with "

@@ -132,7 +132,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         let code: RPCErrorCode
         switch error {
         case .timerNotFound: code = .timerNotFound
-        case .invalidTransition, .notAGroup, .notForRecurring, .notAHeartbeat, .beatTooLate:
+        case .invalidTransition, .notAGroup, .notForRecurring, .noRunInProgress, .notAHeartbeat, .beatTooLate:
             code = .invalidTransition
         case .nameInUse: code = .nameInUse
         case .quotaExceeded: code = .quotaExceeded

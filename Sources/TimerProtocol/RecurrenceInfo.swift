@@ -15,6 +15,8 @@ public struct RecurrenceInfo: Sendable, Codable, Hashable {
     /// For `--on`: whether the zone is the system's (re-timed when `/etc/localtime` changes) rather
     /// than explicit (in the expression or the requester's `TZ`).
     public var followsSystemZone: Bool?
+    /// The group the series starts at each elapse, or `nil` for a series that only rings.
+    public var group: SeriesGroupInfo?
     /// The nominal instant of the latest elapse rung (or folded into a catch-up), if any.
     public var lastElapse: String?
     /// The `missed` count of the latest `elapsed` event (0: on time).
@@ -31,12 +33,13 @@ public struct RecurrenceInfo: Sendable, Codable, Hashable {
     /// For `--on`: the zone the expression is read in (an IANA identifier or `UTC`).
     public var zone: String?
 
-    /// Creates the wire form; see the properties for each field's meaning.
+    /// Creates the wire form; see the properties for each field's meaning (`group` defaults to `nil`).
     public init(
         elapseCount: Int, every: Double?, expression: String?, followsSystemZone: Bool?, lastElapse: String?,
         lastMissed: Int, lastResult: String?, nextElapse: String?, persistent: Bool, randomizedDelay: Double,
-        zone: String?
+        zone: String?, group: SeriesGroupInfo? = nil
     ) {
+        self.group = group
         self.elapseCount = elapseCount
         self.every = every
         self.expression = expression
@@ -74,6 +77,10 @@ public struct RecurrenceInfo: Sendable, Codable, Hashable {
         if let followsSystemZone {
             writer.raw(#","followsSystemZone":"#)
             writer.bool(followsSystemZone)
+        }
+        if let group {
+            writer.raw(#","group":"#)
+            try group.write(to: &writer)
         }
         if let lastElapse {
             writer.raw(#","lastElapse":"#)
@@ -116,6 +123,8 @@ extension RecurrenceInfo: JSONReadable {
             lastElapse: try object.optionalString("lastElapse"), lastMissed: try object.integer("lastMissed"),
             lastResult: try object.optionalString("lastResult"), nextElapse: try object.optionalString("nextElapse"),
             persistent: try object.bool("persistent"), randomizedDelay: try object.double("randomizedDelay"),
-            zone: try object.optionalString("zone"))
+            zone: try object.optionalString("zone"),
+            group: try object.optional("group").map { value throws(JSONShapeError) in try SeriesGroupInfo(json: value) }
+        )
     }
 }

@@ -150,8 +150,8 @@ extension TimerService {
     /// - Parameter params: the request's params.
     /// - Returns: 1 when `loops` is absent or null, otherwise the whole number asked for.
     /// - Throws: `RPCError` `-32602` when `loops` is not a whole number from 1 to
-    ///   `TimerLimits.maximumGroupSize`, or comes with `at`, `on`, `every`, `from` or `heartbeat`
-    ///   (those have no group to repeat).
+    ///   `TimerLimits.maximumGroupSize`, or comes with `at`, `from` or `heartbeat`, or with `on` or
+    ///   `every` but no `durations` (those have no group to repeat).
     package static func loops(_ params: JSONMembers) throws -> Int {
         let loops: Int
         switch params["loops"] {
@@ -164,7 +164,10 @@ extension TimerService {
                 .invalidParams,
                 "\"loops\" of timer.start must be 1 to \(TimerLimits.maximumGroupSize), got \(loops)")
         }
+        let hasGroup = params["durations"] != nil && params["durations"] != .null
         for key in ["at", "on", "every", "from", "heartbeat"] where params[key] != nil && params[key] != .null {
+            // A series that starts a group at each elapse repeats it too.
+            if hasGroup, key == "on" || key == "every" { continue }
             throw RPCError(
                 .invalidParams, "\"loops\" repeats a group of \"durations\"; it cannot be used with \"\(key)\"")
         }

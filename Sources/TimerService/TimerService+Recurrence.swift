@@ -11,25 +11,36 @@ import TimerProtocol
 /// The parameters of a recurring `timer.start` (docs/protocol.md, "Recurring timers").
 extension TimerService {
     /// `on` (a calendar expression, with the requester's `timeZone` when it has one) or `every` (a
-    /// period, with an optional first elapse `from`), with `skipMissed` and `randomizedDelay`; `nil`
-    /// when neither `on` nor `every` is given (a one-shot timer, whose `at`/`durations` are read after).
+    /// period, with an optional first elapse `from`), with `skipMissed` and `randomizedDelay`, and
+    /// optionally the group each elapse starts (`durations`, `loops`, `overlap`); `nil` when neither
+    /// `on` nor `every` is given (a one-shot timer, whose `at`/`durations` are read after).
     /// Shared mode reads a recurring start by it too (SharedHost+Recurrence.swift).
     ///
     /// - Parameter params: the `timer.start` parameters.
     /// - Returns: the request, or `nil` for a one-shot start.
     /// - Throws: `RPCError` (`-32602`) for a parameter of the wrong type or combination, an unknown
-    ///   zone, a bad period or `from`.
+    ///   zone, a bad period or `from`, a bad `overlap` (``overlap(_:)``), or durations that make
+    ///   more than `TimerLimits.maximumGroupSize` steps.
     package func recurrenceRequest(_ params: JSONMembers) throws -> TimerEngine.RecurrenceRequest? {
         let on = params["on"] ?? .null
         let every = params["every"] ?? .null
+        let overlap = try Self.overlap(params)
         if on == .null, every == .null {
             for key in ["skipMissed", "randomizedDelay", "from"] where params[key] != nil {
                 throw RPCError(.invalidParams, "\"\(key)\" of timer.start goes with \"on\" or \"every\"")
             }
+            if overlap != nil { throw Self.overlapWithoutGroup }
             return nil
         }
-        for key in ["at", "durations", "minuteInterval"] where params[key] != nil {
+        for key in ["at", "minuteInterval"] where params[key] != nil {
             throw RPCError(.invalidParams, "timer.start takes one of \"durations\", \"at\", \"on\" or \"every\"")
+        }
+        var group: SeriesGroup?
+        if let durations = params["durations"], durations != .null {
+            let steps = try Self.repeated(Self.durations(durations), loops: Self.loops(params))
+            group = SeriesGroup(durations: steps, overlap: overlap ?? .skip)
+        } else if overlap != nil {
+            throw Self.overlapWithoutGroup
         }
         var skipMissed = false
         switch params["skipMissed"] {
@@ -100,6 +111,32 @@ extension TimerService {
         default:
             throw Self.typeError("on", "a calendar expression (string) such as \"Mon..Fri 07:00\"", on, .timerStart)
         }
-        return TimerEngine.RecurrenceRequest(kind: kind, skipMissed: skipMissed, randomizedDelay: delay)
+        return TimerEngine.RecurrenceRequest(kind: kind, skipMissed: skipMissed, randomizedDelay: delay, group: group)
+    }
+
+    /// The refusal of `overlap` without a group started at each elapse.
+    static let overlapWithoutGroup = RPCError(
+        .invalidParams,
+        "\"overlap\" of timer.start goes with \"durations\" and \"on\" or \"every\" (a group started at each elapse)")
+
+    /// `overlap` of `timer.start`: what an elapse does while the group it started last still runs
+    /// (``SeriesGroup/Overlap``).
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: the rule, or `nil` when `overlap` is absent or null.
+    /// - Throws: `RPCError` `-32602` for anything but `"skip"`, `"queue"` or `"restart"`.
+    package static func overlap(_ params: JSONMembers) throws -> SeriesGroup.Overlap? {
+        switch params["overlap"] {
+        case .none, .some(.null): return nil
+        case .some(.string(let text)):
+            guard let overlap = SeriesGroup.Overlap(rawValue: text) else {
+                throw RPCError(
+                    .invalidParams,
+                    "\"overlap\" of timer.start must be \"skip\", \"queue\" or \"restart\", got \"\(text)\"")
+            }
+            return overlap
+        case .some(let other):
+            throw typeError("overlap", "\"skip\", \"queue\" or \"restart\"", other, .timerStart)
+        }
     }
 }

@@ -352,7 +352,7 @@ public struct TimerService: Sendable {
             try Self.allowOnly(
                 [
                     "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
-                    "on", "randomizedDelay", "skipMissed", "timeZone", "wake",
+                    "on", "overlap", "randomizedDelay", "skipMissed", "timeZone", "wake",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -379,7 +379,14 @@ public struct TimerService: Sendable {
                     recurring: request, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
                 let rule = snapshot.recurrence?.recurrence.ruleText ?? ""
                 let next = snapshot.endsAt.map { ISO8601.string(from: $0) } ?? "never"
-                let event = "started recurring timer \(snapshot.label), \(rule), next elapse \(next)" + actionText
+                let group =
+                    request.group.map { group in
+                        ", starts "
+                            + group.durations.map { DurationFormatter.compact(seconds: $0) }.joined(separator: " ")
+                            + " (overlap \(group.overlap.rawValue))"
+                    } ?? ""
+                let event =
+                    "started recurring timer \(snapshot.label), \(rule), next elapse \(next)" + group + actionText
                 return .line(try startReply(id, snapshot), changed: true, event: event)
             }
             if let (deadline, resolution) = try absoluteDeadline(params) {

@@ -54,7 +54,13 @@ extension TimerInfo {
                 followsSystemZone: follows, lastElapse: recurrence.lastElapse.map { timestamps.string(from: $0) },
                 lastMissed: Int(recurrence.lastMissed), lastResult: series.lastResult.map(Self.resultText),
                 nextElapse: series.nextElapse.map { timestamps.string(from: $0) }, persistent: !recurrence.skipMissed,
-                randomizedDelay: recurrence.randomizedDelay, zone: zone)
+                randomizedDelay: recurrence.randomizedDelay, zone: zone,
+                group: series.group.map { group in
+                    SeriesGroupInfo(
+                        durations: group.durations, overlap: group.overlap.rawValue, queued: group.queued,
+                        run: group.run.map { String($0) }, runCount: Int(clamping: group.runCount),
+                        runStep: series.runStep, skippedCount: Int(clamping: group.skippedCount))
+                })
         }
     }
 

@@ -82,7 +82,8 @@ struct ManPageTests {
         // The commands of HelpText.main, in its order (Sources/TimerControl/HelpText.swift).
         #expect(
             listed == [
-                "start", "start", "start", "start", "start", "start", "stop", "pause", "resume", "status", "wait",
+                "start", "start", "start", "start", "start", "start", "start", "start", "stop", "pause", "resume",
+                "status", "wait",
                 "logs", "events", "bar", "notifier", "extend", "restart", "beat",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
@@ -119,6 +120,7 @@ struct ManPageTests {
                 "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--loops", "--bell", "--message",
                 "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
+                "--overlap",
                 "--format", "--idle", "--waybar", "--i3blocks", "--polybar", "--tmux",
                 "--prometheus",
             ])

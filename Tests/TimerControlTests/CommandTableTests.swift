@@ -74,6 +74,10 @@ struct CommandTableTests {
                 + " [--randomized-delay DURATION] [--exec CMD] [--notify] [--wake]"
                 + "\n       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed]"
                 + " [--randomized-delay DURATION] [--exec CMD] [--notify] [--wake]"
+                + "\n       timerctl start --on EXPR DURATION... [--loops N] [--overlap RULE] [--name NAME]"
+                + " [--persistent|--skip-missed] [--randomized-delay DURATION] [--exec CMD] [--notify]"
+                + "\n       timerctl start --every DURATION DURATION... [--from TIME] [--loops N] [--overlap RULE]"
+                + " [--name NAME]"
         )
         #expect(HelpText.usageLine(.status) == "timerctl status [ID|NAME] [--all]")
         #expect(HelpText.usageLine(.help) == "timerctl help [COMMAND]")

@@ -27,6 +27,21 @@ struct RecurringOptionsTests {
         )
     }
 
+    @Test("--every with DURATIONs, --loops and --overlap: the group each elapse starts, in the request")
+    func groupRequest() throws {
+        let options = try ControlOptions.parse([
+            "start", "--every", "1h", "25m", "5m", "--loops", "2", "--overlap", "queue", "--name", "pomo",
+        ])
+        let params = try RecurringStart.make(options)
+        // 1h is 3600 s, 25m and 5m are 1500 s and 300 s; timerd repeats them (loops), so they are sent
+        // once. (--every: no TZ is read, so the request does not depend on the environment.)
+        var writer = JSONBytesWriter()
+        try TimerRequest.startRecurring(params).writeParams(to: &writer)
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == #"{"durations":[1500,300],"every":3600,"loops":2,"name":"pomo","overlap":"queue"}"#)
+    }
+
     @Test("--on sends the expression as typed (timerd parses it and names the offending token)")
     func onRequest() throws {
         let params = try RecurringStart.make(try ControlOptions.parse(["start", "--on", "Mon..Fri 07:00"]))
@@ -37,9 +52,19 @@ struct RecurringOptionsTests {
         "Usage errors name what goes with what",
         arguments: [
             (
-                ["start", "--on", "daily", "5m"],
+                ["start", "--on", "daily", "--at", "09:00"],
                 "'start' takes one of DURATION..., --at TIME, --on EXPR or --every DURATION"
             ),
+            (
+                ["start", "--on", "daily", "--overlap", "queue"],
+                "option '--overlap' goes with 'start --on EXPR DURATION...' or 'start --every DURATION DURATION...' "
+                    + "(the group each elapse starts)"
+            ),
+            (
+                ["start", "--on", "daily", "5m", "--overlap", "twice"],
+                "--overlap must be skip, queue or restart, got \"twice\""
+            ),
+            (["start", "--on", "daily", "5m", "--heartbeat"], "'start' takes --heartbeat or --on/--every, not both"),
             (
                 ["start", "--on", "daily", "--every", "1h"],
                 "'start' takes one of DURATION..., --at TIME, --on EXPR or --every DURATION"

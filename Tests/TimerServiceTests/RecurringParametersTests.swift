@@ -37,6 +37,24 @@ struct RecurringParametersTests {
         #expect(text.contains(#""nextElapse":"2026-11-29T09:15:"#), "\(text)")
     }
 
+    @Test("on with durations, loops and overlap: the reply's recurrence carries the group, repeated, no run yet")
+    func group() throws {
+        let text = start(#"{"on":"daily","durations":["25m","5m"],"loops":2,"overlap":"queue"}"#)
+        // 25m and 5m are 1,500 s and 300 s; two loops repeat them; nothing ran yet.
+        #expect(
+            text.contains(
+                #""group":{"durations":[1500,300,1500,300],"overlap":"queue","queued":false,"runCount":0,"skippedCount":0}"#
+            ), "\(text)")
+        // Without "overlap" the rule is skip (systemd's: no second start of an active unit).
+        #expect(start(#"{"every":"1h","durations":[60]}"#).contains(#""group":{"durations":[60],"overlap":"skip""#))
+        // 101 steps without loops: the engine's group limit (CountdownError.groupSizeOutOfRange), as
+        // for a one-shot group.
+        let many = "[" + Array(repeating: "1", count: 101).joined(separator: ",") + "]"
+        #expect(
+            start(#"{"on":"daily","durations":"# + many + "}")
+                == error("a timer takes 1 to 100 durations, got 101"))
+    }
+
     @Test("every with from: the first elapse is from; a number of seconds and a duration string both work")
     func every() throws {
         let text = start(#"{"every":"90m","from":"2026-11-29T09:20:00Z"}"#)
@@ -53,9 +71,36 @@ struct RecurringParametersTests {
                 "invalid calendar expression '*-*-* 25:00': hour '25' at offset 6 is out of range; allowed: 0..23"
             ),
             (
-                #"{"on":"daily","durations":[60]}"#,
+                #"{"on":"daily","at":"2026-11-29T10:00:00Z"}"#,
                 "timer.start takes one of \"durations\", \"at\", \"on\" or \"every\""
             ),
+            // A series that starts a group at each elapse ("durations" with "on" or "every").
+            (
+                #"{"durations":[60],"overlap":"queue"}"#,
+                "\"overlap\" of timer.start goes with \"durations\" and \"on\" or \"every\" (a group started at each elapse)"
+            ),
+            (
+                #"{"on":"daily","overlap":"queue"}"#,
+                "\"overlap\" of timer.start goes with \"durations\" and \"on\" or \"every\" (a group started at each elapse)"
+            ),
+            (
+                #"{"on":"daily","durations":[60],"overlap":"later"}"#,
+                "\"overlap\" of timer.start must be \"skip\", \"queue\" or \"restart\", got \"later\""
+            ),
+            (
+                #"{"on":"daily","durations":[60],"overlap":1}"#,
+                "\"overlap\" of timer.start must be \"skip\", \"queue\" or \"restart\", got number"
+            ),
+            (
+                #"{"on":"daily","durations":[60,60],"loops":51}"#,
+                "51 loops of 2 durations are 102 steps; a timer takes at most 100"
+            ),
+            (
+                #"{"on":"daily","loops":2}"#,
+                "\"loops\" repeats a group of \"durations\"; it cannot be used with \"on\""
+            ),
+            // DurationParser.validate's message (CountdownError.durationOutOfRange), as for a one-shot start.
+            (#"{"every":"1h","durations":[0]}"#, "duration must be > 0 and ≤ 366 days, got \"0\""),
             (#"{"on":"daily","every":60}"#, "timer.start takes \"on\" or \"every\", not both"),
             (#"{"durations":[60],"skipMissed":true}"#, "\"skipMissed\" of timer.start goes with \"on\" or \"every\""),
             (

@@ -199,7 +199,7 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, randomizedDelay, skipMissed, timeZone, wake"#
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, overlap, randomizedDelay, skipMissed, timeZone, wake"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,

@@ -260,3 +260,85 @@ struct WakeExtensionCodingTests {
         #expect(throws: BinaryReader.Problem.self) { try decode(Array(bytes.prefix(bytes.count - 1))) }
     }
 }
+
+/// Tag 5, a series' group and a run's series: bytes, round trips and damage.
+@Suite("The extension trailer's series group and run mark (tag 5)")
+struct SeriesExtensionCodingTests {
+    @Test("A run's mark is tag 5, length 10: version 1, role 1, the series id")
+    func runBytes() throws {
+        var run = finishedWithAction
+        run.extensions = [.seriesRun(series: 3)]
+        let bytes = run.binaryEncoded
+        // Tag 5 (UInt16), length 10 (UInt32), version 1, role 1, id 3 (UInt64), per durability.md's tag 5 table.
+        #expect(Array(bytes.suffix(16)) == [5, 0, 10, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0, 0, 0, 0])
+        let decoded = try decode(bytes)
+        #expect(decoded.seriesOfRun == 3)
+        #expect(decoded == run)
+    }
+
+    @Test(
+        "A series' group round-trips with every field set, for each overlap rule",
+        arguments: SeriesGroup.Overlap.allCases)
+    func groupRoundTrip(overlap: SeriesGroup.Overlap) throws {
+        var group = SeriesGroup(durations: [1_500, 300, 1_500, 300.25], overlap: overlap)
+        group.run = 42
+        group.queued = true
+        group.runCount = 7
+        group.skippedCount = 2
+        var series = finishedWithAction
+        series.seriesGroup = group
+        let decoded = try decode(series.binaryEncoded)
+        #expect(decoded.seriesGroup == group)
+        #expect(decoded.action == finishedWithAction.action)
+        #expect(decoded.seriesOfRun == nil)
+        var idle = group
+        idle.run = nil
+        idle.queued = false
+        series.seriesGroup = idle
+        #expect(try decode(series.binaryEncoded).seriesGroup == idle)
+    }
+
+    @Test("Damage is refused: unknown version, role, overlap; no steps; a step of 0 s; trailing bytes")
+    func damage() throws {
+        var run = finishedWithAction
+        run.extensions = [.seriesRun(series: 3)]
+        let bytes = run.binaryEncoded
+        let bodyStart = bytes.count - 10
+        let prefix = Array(bytes.prefix(bodyStart - 10))
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "series version", offset: bodyStart, reason: "unknown version 2")
+        ) { try decode(prefix + trailer(tag: 5, [2, 1] + Array(repeating: 0, count: 8))) }
+        #expect(
+            throws: BinaryReader.Problem.invalid(field: "series role", offset: bodyStart + 1, reason: "unknown role 2")
+        ) { try decode(prefix + trailer(tag: 5, [1, 2] + Array(repeating: 0, count: 8))) }
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "series extension", offset: bodyStart + 10, reason: "1 bytes of its announced length unread")
+        ) { try decode(prefix + trailer(tag: 5, [1, 1] + Array(repeating: 0, count: 9))) }
+        // Role 0 with a count of 0 steps.
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "series durations", offset: bodyStart + 2, reason: "0 steps, not 1 to 100")
+        ) { try decode(prefix + trailer(tag: 5, [1, 0, 0, 0, 0, 0])) }
+        var writer = BinaryWriter()
+        writer.write(UInt8(1))
+        writer.write(UInt8(0))
+        writer.write(UInt32(1))
+        writer.write(0.0)
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "series duration", offset: bodyStart + 6, reason: "0.0, not > 0")
+        ) { try decode(prefix + trailer(tag: 5, writer.bytes)) }
+        writer = BinaryWriter()
+        writer.write(UInt8(1))
+        writer.write(UInt8(0))
+        writer.write(UInt32(1))
+        writer.write(60.0)
+        writer.write(UInt8(3))
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "series overlap", offset: bodyStart + 14, reason: "unknown overlap 3")
+        ) { try decode(prefix + trailer(tag: 5, writer.bytes + Array(repeating: 0, count: 26))) }
+    }
+}

@@ -168,18 +168,24 @@ extension TimerEngine {
     /// it was paused); skipping the last step finishes the group. The skipped time counts as run:
     /// the durations stay, the end comes earlier by what the step had left.
     ///
+    /// A recurring series that starts groups (``SeriesGroup``) passes the skip to its live run.
+    ///
     /// - Parameters:
     ///   - reference: the group's id, a step's id (`5.2`, meaning the group) or its name.
     ///   - requester: the uid asking, or `nil` to see every timer.
-    /// - Returns: the group after the step (finished after its last).
+    /// - Returns: the group after the step (finished after its last); the run for a series.
     /// - Throws: `CountdownError.timerNotFound(_:)`; `CountdownError.notAGroup(timer:)` for a plain
-    ///   timer; `CountdownError.invalidTransition(timer:state:operation:)` when it has ended.
+    ///   timer; `CountdownError.invalidTransition(timer:state:operation:)` when it has ended;
+    ///   `CountdownError.noRunInProgress(timer:)` for a live series that starts groups but has no live run.
     /// - Complexity: O(log n) plus O(k) for a group of k steps.
     public mutating func skip(_ reference: TimerReference, requester: UInt32? = nil) throws(CountdownError)
         -> TimerSnapshot
     {
-        let id = try resolve(reference, requester: requester)
+        let named = try resolve(reference, requester: requester)
+        // A series that starts groups passes the skip to its live run.
+        let id = runOfSeries(named) ?? named
         guard var record = timers[id] else { throw .timerNotFound(reference) }
+        if record.seriesGroup != nil, record.state.isLive { throw .noRunInProgress(timer: Self.label(record)) }
         guard record.recurrence == nil else { throw .notForRecurring(timer: Self.label(record), operation: "skip") }
         guard record.segmentCount > 1 else { throw .notAGroup(timer: Self.label(record)) }
         try requireState(id, in: [.running, .paused], for: .skip)

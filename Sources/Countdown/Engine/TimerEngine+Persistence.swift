@@ -42,6 +42,9 @@ extension TimerEngine {
         clockHistory.watchingSince = now
         if !sameBoot { clockHistory.restoreWallOffset = Self.wallOffset(now: now, wall: wall) }
         var missed: [TimerEnding] = []
+        // Series that start groups ring after every record is back, so that the run they may stop
+        // or find still running (a higher id) is in the table when they look.
+        var groupSeriesDue: [(id: UInt64, deadline: BootInstant)] = []
         for var record in snapshot.timers {
             // Only records that restoring changes are journaled (takeChanges): the rebased ones
             // below, missed ones finished, and history trimmed; the store holds the others as they are.
@@ -88,7 +91,10 @@ extension TimerEngine {
                 oldestEndedAt = min(oldestEndedAt ?? record.endedAt ?? .distantPast, record.endedAt ?? .distantPast)
             }
             if let deadline = record.deadline {
-                if deadline <= now, record.recurrence != nil {
+                if deadline <= now, record.seriesGroup != nil {
+                    clockHistory.awaitingFirstStep[record.id] = nil
+                    groupSeriesDue.append((record.id, deadline))
+                } else if deadline <= now, record.recurrence != nil {
                     // A recurring timer's elapse passed while no daemon ran: one catch-up (or none
                     // with --skip-missed), and the series goes on.
                     clockHistory.awaitingFirstStep[record.id] = nil
@@ -115,6 +121,11 @@ extension TimerEngine {
             }
         }
         rebuildOwnerTimers()
+        for (id, deadline) in groupSeriesDue {
+            if let ending = ringRecurring(id, deadline: deadline, now: now, wall: wall, wasAway: true) {
+                missed.append(ending)
+            }
+        }
         // Calendar timers that follow the system zone read their expression in the zone of now.
         systemTimeZoneChanged(to: systemTimeZone)
         trimHistory()

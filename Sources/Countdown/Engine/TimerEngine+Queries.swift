@@ -20,7 +20,8 @@ extension TimerEngine {
     {
         let id = try resolve(reference, requester: requester)
         guard let record = timers[id] else { throw .timerNotFound(reference) }
-        return record.snapshot(at: clock.now(), wallNow: clock.wallNow())
+        let now = clock.now()
+        return withRunStep(record.snapshot(at: now, wallNow: clock.wallNow()), at: now)
     }
 
     /// Every timer the requester may see, by ascending id.
@@ -34,7 +35,8 @@ extension TimerEngine {
         let now = clock.now()
         let wall = clock.wallNow()
         return visibleRecords(requester: requester, includeEnded: includeEnded).map {
-            $0.snapshot(at: now, wallNow: wall)
+            $0.spill == nil
+                ? $0.snapshot(at: now, wallNow: wall) : withRunStep($0.snapshot(at: now, wallNow: wall), at: now)
         }
     }
 

@@ -33,6 +33,9 @@ extension TimerEngine {
         public var skipMissed: Bool
         /// `--randomized-delay` in seconds (0–366 days).
         public var randomizedDelay: Double
+        /// The group each elapse starts (`start --on EXPR 25m 5m`), or `nil` for a series that only
+        /// rings; its run fields (``SeriesGroup/run``, counts) are ignored: a series starts with none.
+        public var group: SeriesGroup?
 
         /// Creates a request.
         ///
@@ -40,10 +43,12 @@ extension TimerEngine {
         ///   - kind: the rule.
         ///   - skipMissed: drop missed elapses (default: one catch-up, persistent).
         ///   - randomizedDelay: seconds, 0 (default) to 366 days.
-        public init(kind: Kind, skipMissed: Bool = false, randomizedDelay: Double = 0) {
+        ///   - group: the group each elapse starts, or `nil` (default).
+        public init(kind: Kind, skipMissed: Bool = false, randomizedDelay: Double = 0, group: SeriesGroup? = nil) {
             self.kind = kind
             self.skipMissed = skipMissed
             self.randomizedDelay = randomizedDelay
+            self.group = group
         }
     }
 
@@ -60,7 +65,9 @@ extension TimerEngine {
     /// - Throws: `CountdownError.invalidRecurrence(_:)` for an expression that does not parse (the
     ///   parser's message, with token and offset), one that never elapses again, a period shorter than ``TimerRecurrence/minimumInterval`` or longer than 366 days, or a
     ///   randomized delay outside 0–366 days; `CountdownError.deadlineOutOfRange(_:now:)` for a
-    ///   `from` not in the next 366 days; `CountdownError.invalidName(_:)`,
+    ///   `from` not in the next 366 days; for a ``TimerEngine/RecurrenceRequest/group``,
+    ///   `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)` and
+    ///   `CountdownError.groupTooLong(_:)` as ``start(durations:name:owner:quota:action:wake:)``; `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus one elapse search (O(n) with a quota).
     public mutating func start(
@@ -83,6 +90,9 @@ extension TimerEngine {
         var extensions: [TimerExtension] = [.recurrence(recurrence)]
         if let action { extensions.insert(.action(action), at: 0) }
         if wake { extensions.append(.wake) }
+        if let group = request.group {
+            extensions.append(.seriesGroup(SeriesGroup(durations: group.durations, overlap: group.overlap)))
+        }
         let record = TimerRecord(
             id: id, name: name, durations: [Double(period) / 1e9], segmentNanoseconds: [period], state: .running,
             accumulatedNanoseconds: 0, runStart: now, runStartWall: wall, createdAt: wall, startedAt: wall,
@@ -111,10 +121,11 @@ extension TimerEngine {
     ///   (`ringAt`), and the wall-clock deadline (`nil` for `every` without `from`: it counts on the
     ///   boot-time clock).
     /// - Throws: `CountdownError.invalidRecurrence(_:)` and `CountdownError.deadlineOutOfRange(_:now:)`,
-    ///   as ``start(recurring:name:owner:quota:action:wake:)``.
+    ///   and for a ``TimerEngine/RecurrenceRequest/group`` the group's errors, as ``start(recurring:name:owner:quota:action:wake:)``.
     public static func firstElapse(
         of request: RecurrenceRequest, id: UInt64, wall: Date, systemZone: TimeZone
     ) throws(CountdownError) -> (recurrence: TimerRecurrence, ringAt: Date, wallDeadline: Date?) {
+        if let group = request.group { try validateGroup(group.durations) }
         guard request.randomizedDelay.isFinite, (0...DurationParser.maximumSeconds).contains(request.randomizedDelay)
         else {
             throw .invalidRecurrence(
@@ -408,7 +419,10 @@ extension TimerEngine {
                 // follows runs none (`end(_:as:at:wall:reportedAs:)`).
                 if let ring { scheduleRecurringActions(of: &record, trigger: ring.trigger) }
                 timers[id] = record
-                if let ring { report(ring, record: record, now: now, wall: wall) }
+                if let ring {
+                    report(ring, record: record, now: now, wall: wall)
+                    startSeriesRun(of: id, now: now, wall: wall)
+                }
                 return end(id, as: .finished, at: now, wall: wall)
             }
             recurrence.nextElapse = next
@@ -473,6 +487,7 @@ extension TimerEngine {
             scheduleRecurringActions(of: &record, trigger: ring.trigger)
             timers[id] = record
             report(ring, record: record, now: now, wall: wall)
+            startSeriesRun(of: id, now: now, wall: wall)
         } else {
             timers[id] = record
         }

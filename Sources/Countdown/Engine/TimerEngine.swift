@@ -237,16 +237,12 @@ public struct TimerEngine: Sendable {
         return count
     }
 
-    private mutating func start(
+    /// Starts a countdown or group; `marks` are further extensions (a series' run mark).
+    mutating func start(
         durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?,
-        heartbeat: TimerHeartbeat? = nil, wake: Bool
+        heartbeat: TimerHeartbeat? = nil, wake: Bool, marks: [TimerExtension] = []
     ) throws(CountdownError) -> TimerSnapshot {
-        guard (1...Self.maximumGroupSize).contains(durations.count) else {
-            throw .groupSizeOutOfRange(durations.count)
-        }
-        for duration in durations { try DurationParser.validate(seconds: duration) }
-        let sum = durations.reduce(0, +)
-        guard sum <= DurationParser.maximumSeconds else { throw .groupTooLong(sum) }
+        try Self.validateGroup(durations)
         let name = name.map(TimerName.normalized)
         if let name {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
@@ -269,7 +265,7 @@ public struct TimerEngine: Sendable {
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
             wallDeadline: wallDeadline,
             extensions: (action.map { [.action($0)] } ?? []) + (heartbeat.map { [.heartbeat($0)] } ?? [])
-                + (wake ? [.wake] : []))
+                + (wake ? [.wake] : []) + marks)
         // The reply's instants are those the timer was just created with (one clock reading). The
         // snapshot and the wake are read before the record moves into the table, so that the
         // record is not copied.
@@ -282,6 +278,20 @@ public struct TimerEngine: Sendable {
         if let wake { queue.schedule(id, at: wake) }
         report(.started, owner: owner, date: wall, snapshot)
         return snapshot
+    }
+
+    /// Checks the durations of a timer or group: 1 to ``maximumGroupSize`` of them, each valid, together
+    /// at most 366 days.
+    ///
+    /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
+    ///   `CountdownError.groupTooLong(_:)`.
+    static func validateGroup(_ durations: [Double]) throws(CountdownError) {
+        guard (1...Self.maximumGroupSize).contains(durations.count) else {
+            throw .groupSizeOutOfRange(durations.count)
+        }
+        for duration in durations { try DurationParser.validate(seconds: duration) }
+        let sum = durations.reduce(0, +)
+        guard sum <= DurationParser.maximumSeconds else { throw .groupTooLong(sum) }
     }
 
     /// A validated duration in seconds as whole nanoseconds, at least 1 (what every start stores).
@@ -331,6 +341,11 @@ public struct TimerEngine: Sendable {
             recurrence.nextElapse = nil
             recurrence.pendingMissed = 0
             record.recurrence = recurrence
+        }
+        if var group = record.seriesGroup, group.queued {
+            // A paused series starts nothing: its queued run is dropped (the live run goes on).
+            group.queued = false
+            record.seriesGroup = group
         }
         timers[id] = record
         notePaused(owner: record.owner, 1)
@@ -518,6 +533,12 @@ public struct TimerEngine: Sendable {
         let snapshot = record.snapshot(at: now, wallNow: wall)
         report(kind ?? (state == .finished ? .finished : .stopped), owner: record.owner, date: wall, snapshot)
         trimHistory(owner: record.owner)
+        if let series = record.seriesOfRun {
+            runEnded(id, series: series, now: now, wall: wall)
+        } else if state == .stopped, let run = record.seriesGroup?.run {
+            // Stopping a series stops its run; a series that finishes lets its run finish.
+            if timers[run]?.state.isLive == true { _ = end(run, as: .stopped, at: now, wall: wall) }
+        }
         return TimerEnding(timer: snapshot)
     }
 

@@ -2,7 +2,8 @@
 /// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
-/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; others are free. An extension this
+/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; 5 is
+/// ``seriesGroup(_:)`` on a series and ``seriesRun(series:)`` on its runs; others are free. An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
@@ -14,6 +15,10 @@ public enum TimerExtension: Sendable, Hashable {
     case heartbeat(TimerHeartbeat)
     /// Tag 4: the timer wakes the machine from suspend at its end (`--wake`, systemd's `WakeSystem=`).
     case wake
+    /// Tag 5 on a recurring series: the group it starts at each elapse (``SeriesGroup``).
+    case seriesGroup(SeriesGroup)
+    /// Tag 5 on a run a series started: the series' id.
+    case seriesRun(series: UInt64)
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
@@ -25,6 +30,8 @@ public enum TimerExtension: Sendable, Hashable {
     public static let heartbeatTag: UInt16 = 3
     /// The tag of ``wake``.
     public static let wakeTag: UInt16 = 4
+    /// The tag of ``seriesGroup(_:)`` and ``seriesRun(series:)`` (one tag, told apart by a role byte).
+    public static let seriesTag: UInt16 = 5
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
@@ -33,6 +40,7 @@ public enum TimerExtension: Sendable, Hashable {
         case .recurrence: return Self.recurrenceTag
         case .heartbeat: return Self.heartbeatTag
         case .wake: return Self.wakeTag
+        case .seriesGroup, .seriesRun: return Self.seriesTag
         case .unknown(let tag, _): return tag
         }
     }

@@ -414,7 +414,7 @@ extension TimerRecord {
             let series = recurrence.map {
                 RecurrenceSnapshot(
                     recurrence: $0, nextElapse: state == .running ? endsAt : nil,
-                    lastResult: action?.runs.last?.outcome)
+                    lastResult: action?.runs.last?.outcome, group: seriesGroup)
             }
             extras = TimerSnapshot.extras(
                 currentChild: isGroup ? currentChild : nil, children: children, recurrence: series,

@@ -126,6 +126,11 @@ public struct RecurrenceSnapshot: Sendable, Hashable {
     public var nextElapse: Date?
     /// How the latest action run ended (or that it runs), `nil` without an action or before any run.
     public var lastResult: ActionRun.Outcome?
+    /// The group each elapse starts (``SeriesGroup``), or `nil` for a series that only rings.
+    public var group: SeriesGroup?
+    /// The step (1-based) the live run of ``group`` is at, filled in by the engine's status and
+    /// listing; `nil` without a live run, and in events.
+    public var runStep: Int?
 
     /// Creates a snapshot of a series.
     ///
@@ -133,9 +138,15 @@ public struct RecurrenceSnapshot: Sendable, Hashable {
     ///   - recurrence: the stored recurrence.
     ///   - nextElapse: when the next elapse rings, or `nil`.
     ///   - lastResult: how the latest action run ended, or `nil`.
-    public init(recurrence: TimerRecurrence, nextElapse: Date?, lastResult: ActionRun.Outcome? = nil) {
+    ///   - group: the group each elapse starts, or `nil`.
+    public init(
+        recurrence: TimerRecurrence, nextElapse: Date?, lastResult: ActionRun.Outcome? = nil,
+        group: SeriesGroup? = nil
+    ) {
         self.lastResult = lastResult
         self.recurrence = recurrence
         self.nextElapse = nextElapse
+        self.group = group
+        self.runStep = nil
     }
 }

@@ -11,7 +11,7 @@ import Countdown
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
 // 2 recurrence (`TimerRecurrence`, below); 3 the heartbeat mark (`TimerHeartbeat`, below); 4 the wake
-// mark (`TimerExtension.wake`, below).
+// mark (`TimerExtension.wake`, below); 5 a series' group or a run's series (`SeriesGroup`, below).
 //
 // Tag 1, the on-finish action (`TimerAction`), all little-endian:
 //
@@ -49,6 +49,20 @@ import Countdown
 // | field | form |
 // |---|---|
 // | version | UInt8: 1 |
+//
+// Tag 5, a series' group (`TimerExtension.seriesGroup`) or a run's series (`TimerExtension.seriesRun`),
+// all little-endian:
+//
+// | field | form |
+// |---|---|
+// | version | UInt8: 1 |
+// | role | UInt8: 0 the group of a series, 1 a run of a series |
+// | role 0: durations | UInt32 count (1 to 100), then each a Double, seconds (> 0) |
+// | role 0: overlap | UInt8: 0 skip, 1 queue, 2 restart |
+// | role 0: run | a presence UInt8 (0 or 1) and a UInt64 id (0 when absent) |
+// | role 0: flags | UInt8: 1 a run is queued |
+// | role 0: runCount, skippedCount | UInt64 each |
+// | role 1: series | UInt64, the series' id |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -83,6 +97,25 @@ extension TimerRecord {
             case .wake:
                 writer.write(UInt32(1))
                 writer.write(UInt8(1))
+            case .seriesGroup(let group):
+                var body = BinaryWriter(capacity: 40 + 8 * group.durations.count)
+                body.write(UInt8(1))
+                body.write(UInt8(0))
+                body.write(UInt32(group.durations.count))
+                for seconds in group.durations { body.write(seconds) }
+                body.write(UInt8(SeriesGroup.Overlap.allCases.firstIndex(of: group.overlap) ?? 0))
+                body.write(UInt8(group.run == nil ? 0 : 1))
+                body.write(group.run ?? 0)
+                body.write(UInt8(group.queued ? 1 : 0))
+                body.write(group.runCount)
+                body.write(group.skippedCount)
+                writer.write(UInt32(body.bytes.count))
+                writer.write(raw: body.bytes)
+            case .seriesRun(let series):
+                writer.write(UInt32(10))
+                writer.write(UInt8(1))
+                writer.write(UInt8(1))
+                writer.write(series)
             case .unknown(_, let bytes):
                 writer.write(UInt32(bytes.count))
                 writer.write(raw: bytes)
@@ -141,11 +174,66 @@ extension TimerRecord {
                         reason: "\(end - reader.offset) bytes of its announced length unread")
                 }
                 extensions.append(.wake)
+            case TimerExtension.seriesTag:
+                let item = try decodeSeries(from: &reader)
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "series extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(item)
             default:
                 extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
             }
         }
         return extensions
+    }
+
+    /// Reads tag 5 (the layout in the table above).
+    private static func decodeSeries(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> TimerExtension {
+        let versionOffset = reader.offset
+        let version = try reader.readUInt8("series version")
+        guard version == 1 else {
+            throw .invalid(field: "series version", offset: versionOffset, reason: "unknown version \(version)")
+        }
+        let roleOffset = reader.offset
+        switch try reader.readUInt8("series role") {
+        case 0:
+            let countOffset = reader.offset
+            let count = try reader.readCount("series durations", elementSize: 8)
+            guard (1...TimerEngine.maximumGroupSize).contains(count) else {
+                throw .invalid(
+                    field: "series durations", offset: countOffset,
+                    reason: "\(count) steps, not 1 to \(TimerEngine.maximumGroupSize)")
+            }
+            var durations: [Double] = []
+            durations.reserveCapacity(count)
+            for _ in 0..<count {
+                let offset = reader.offset
+                let seconds = try reader.readFiniteDouble("series duration")
+                guard seconds > 0 else {
+                    throw .invalid(field: "series duration", offset: offset, reason: "\(seconds), not > 0")
+                }
+                durations.append(seconds)
+            }
+            let overlapOffset = reader.offset
+            let overlapByte = Int(try reader.readUInt8("series overlap"))
+            guard SeriesGroup.Overlap.allCases.indices.contains(overlapByte) else {
+                throw .invalid(field: "series overlap", offset: overlapOffset, reason: "unknown overlap \(overlapByte)")
+            }
+            var group = SeriesGroup(durations: durations, overlap: SeriesGroup.Overlap.allCases[overlapByte])
+            let hasRun = try flag(from: &reader, "series run presence")
+            let run = try reader.readUInt64("series run")
+            group.run = hasRun ? run : nil
+            group.queued = try flag(from: &reader, "series flags")
+            group.runCount = try reader.readUInt64("series run count")
+            group.skippedCount = try reader.readUInt64("series skipped count")
+            return .seriesGroup(group)
+        case 1:
+            return .seriesRun(series: try reader.readUInt64("series id"))
+        case let other:
+            throw .invalid(field: "series role", offset: roleOffset, reason: "unknown role \(other)")
+        }
     }
 
     private static func encode(_ recurrence: TimerRecurrence, to writer: inout BinaryWriter) {

@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import Testing
+import TimerModel
+import TimerProtocol
+
+/// Groups started by a recurring series (`timerctl start --on EXPR D1 D2… --overlap RULE`) through the
+/// real timerd and timerctl, on both backends: one host runs each overlap rule and survives a SIGKILL
+/// in the middle of a run; shared mode refuses the combination with its reason (-32601). The series is
+/// `*:*:0/4` (an elapse at each second divisible by 4) and each run is `2.5s 2.5s`, 5 s, longer than
+/// the period, so every rule decides. Sleeps are real (timerd counts on the boot-time clock); each
+/// instant checked lies at least 1 s from any elapse or run end, against a loaded machine.
+@Suite("Groups started by a series end to end", .tags(.endToEnd))
+struct SeriesGroupEndToEndTests {
+    /// Shared mode's refusal, as timerctl words it (SharedHost+Recurrence.swift, ControlError.namingCommand).
+    static let sharedRefusal =
+        "Error: a series that starts a group at each elapse (DURATION... with --on or --every of timerctl start) "
+        + "is not available in shared mode (timerd --shared): the shared schema stores no group nor runs for a "
+        + "series; start it on a one-host timerd, or start the series and the group apart\n"
+
+    /// The first elapse of `*:*:0/4` after the series' start: the first second divisible by 4 strictly
+    /// after `createdAt` (systemd.time(7): the next elapse after now).
+    private static func firstElapse(_ series: TimerInfo) throws -> Date {
+        let created = try #require(series.createdAt.flatMap { ISO8601.date(from: $0) })
+        return Date(timeIntervalSince1970: (created.timeIntervalSince1970 / 4).rounded(.down) * 4 + 4)
+    }
+
+    /// Sleeps until `instant` (wall clock).
+    private static func sleep(until instant: Date) {
+        let seconds = instant.timeIntervalSinceNow
+        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+    }
+
+    /// Seconds from `origin` to the instant `text`, to the tenth (nil when absent).
+    private static func offset(_ text: String?, from origin: Date) -> Double? {
+        text.flatMap { ISO8601.date(from: $0) }.map { ($0.timeIntervalSince(origin) * 10).rounded() / 10 }
+    }
+
+    /// What one overlap rule leaves 14 s after the first elapse E (worked out by hand from the elapses
+    /// E, E+4, E+8, E+12 and the 5 s runs): each run's state and start (seconds after E), and the
+    /// series' run count, skipped count and queue mark.
+    struct Expectation: Sendable, CustomStringConvertible {
+        var overlap: String
+        var runs: [(state: TimerState, start: Double)]
+        var runCount: Int
+        var skippedCount: Int
+        var queued: Bool
+        var description: String { overlap }
+    }
+
+    static let expectations = [
+        // E: run A (to E+5); E+4: A runs, skipped; E+8: run B (to E+13); E+12: skipped. At E+14 none runs.
+        Expectation(
+            overlap: "skip", runs: [(.finished, 0), (.finished, 8)], runCount: 2, skippedCount: 2, queued: false),
+        // E: A (to E+5); E+4: queued; E+5: B (to E+10); E+8: queued; E+10: C (to E+15); E+12: queued.
+        Expectation(
+            overlap: "queue", runs: [(.finished, 0), (.finished, 5), (.running, 10)], runCount: 3, skippedCount: 0,
+            queued: true),
+        // Each elapse stops the run and starts a new one: A, B, C stopped at E+4, E+8, E+12; D runs.
+        Expectation(
+            overlap: "restart", runs: [(.stopped, 0), (.stopped, 4), (.stopped, 8), (.running, 12)], runCount: 4,
+            skippedCount: 0, queued: false),
+    ]
+
+    @Test("Each overlap rule on one host: the runs started, skipped and queued 14 s after the first elapse")
+    func overlapRules() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for expectation in Self.expectations {
+                group.addTask { try Self.check(expectation) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private static func check(_ expected: Expectation) throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let started = harness.ctl([
+            "start", "--on", "*:*:0/4", "2.5s", "2.5s", "--overlap", expected.overlap, "--name", "standup", "--json",
+        ])
+        #expect(started.status == 0, "\(started)")
+        let series = try JSONDecoder().decode(TimerInfo.self, from: Data(started.stdout.utf8))
+        #expect(
+            series.recurrence?.group
+                == SeriesGroupInfo(
+                    durations: [2.5, 2.5], overlap: expected.overlap, queued: false, run: nil, runCount: 0,
+                    runStep: nil, skippedCount: 0))
+        let first = try firstElapse(series)
+        sleep(until: first.addingTimeInterval(14))
+        let timers = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self)
+        let runs = timers.filter { $0.id != series.id }
+        #expect(runs.map(\.id) == (0..<expected.runs.count).map { String($0 + 2) }, "\(expected): \(harness.log())")
+        #expect(runs.map(\.state) == expected.runs.map(\.state), "\(expected)")
+        for (run, want) in zip(runs, expected.runs) {
+            // A run starts within a few tens of milliseconds of its elapse (or of the run before's end).
+            let start = offset(run.createdAt, from: first) ?? -1
+            #expect(abs(start - want.start) <= 0.3, "\(expected): run \(run.id) started at E+\(start)")
+            #expect(run.name == nil && run.children?.map(\.duration) == [2.5, 2.5] && run.recurrence == nil)
+        }
+        let group = try #require(timers.first { $0.id == series.id }?.recurrence?.group)
+        let live = runs.last { $0.state == .running }
+        #expect(group.run == live?.id, "\(expected)")
+        #expect(group.runCount == expected.runCount && group.skippedCount == expected.skippedCount, "\(expected)")
+        #expect(group.queued == expected.queued, "\(expected)")
+        // A live run at E+14 started at E+10 or E+12: 4 s or 2 s in, step 2 or 1 of 2.5 s steps.
+        #expect(group.runStep == live.map { _ in expected.overlap == "queue" ? 2 : 1 }, "\(expected)")
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test("SIGKILL in the middle of a run: the run resumes and ends on time; its elapse starts no second run")
+    func killInsideARun() throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let started = harness.ctl(["start", "--on", "*:*:0/4", "2.5s", "2.5s", "--name", "standup", "--json"])
+        #expect(started.status == 0, "\(started)")
+        let series = try JSONDecoder().decode(TimerInfo.self, from: Data(started.stdout.utf8))
+        let first = try Self.firstElapse(series)
+        // E+2: run 2 (started at E) is in its first step; the series shows it.
+        Self.sleep(until: first.addingTimeInterval(2))
+        let before = try #require(try harness.ctlJSON(["status", "standup"], as: [TimerInfo].self).first)
+        #expect(before.recurrence?.group?.run == "2" && before.recurrence?.group?.runStep == 1)
+        #expect(harness.stopDaemon(signal: SIGKILL) == SIGKILL)
+        try harness.startDaemon()
+        // Back within the same boot before E+4: run 2 goes on to E+5; E+4 is skipped (it runs); E+8
+        // starts run 3. At E+10: timers 1, 2 and 3 only.
+        Self.sleep(until: first.addingTimeInterval(10))
+        let timers = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self)
+        #expect(timers.map(\.id) == ["1", "2", "3"], "\(harness.log())")
+        let run = try #require(timers.first { $0.id == "2" })
+        #expect(run.state == .finished && run.missed != true)
+        // It ended when its 5 s ran out, counted across the kill (boot-time clock), not 5 s after the restart.
+        let ended = try #require(Self.offset(run.endedAt, from: first))
+        #expect(ended >= 5 && ended <= 5.3, "run 2 ended at E+\(ended)")
+        let group = try #require(timers.first?.recurrence?.group)
+        #expect(group.run == "3" && group.runCount == 2 && group.skippedCount == 1)
+        #expect(timers.first?.recurrence?.elapseCount == 3)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test(
+        "On each backend: the same parameter rules; shared mode refuses the combination",
+        arguments: TestBackend.available)
+    func rulesOnEachBackend(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        // Refused by timerctl (exit 64, nothing sent).
+        let withAt = harness.ctl(["start", "--at", "+5m", "1s"])
+        #expect(
+            withAt.status == 64 && withAt.stderr.hasPrefix("Error: 'start' takes DURATION... or --at TIME, not both\n"))
+        let overlapAlone = harness.ctl(["start", "1s", "--overlap", "queue"])
+        #expect(
+            overlapAlone.status == 64
+                && overlapAlone.stderr.hasPrefix(
+                    "Error: option '--overlap' goes with 'start --on EXPR DURATION...' or "
+                        + "'start --every DURATION DURATION...' (the group each elapse starts)\n"),
+            "\(overlapAlone)")
+        let unknown = harness.ctl(["start", "--on", "*:*:0/4", "1s", "--overlap", "later"])
+        #expect(
+            unknown.status == 64
+                && unknown.stderr.hasPrefix("Error: --overlap must be skip, queue or restart, got \"later\"\n"))
+        // Refused by timerd with -32602 on both backends, before shared mode's refusal (exit 64).
+        let many = harness.ctl(["start", "--on", "*:*:0/4", "1s", "1s", "--loops", "51"])
+        #expect(
+            many.status == 64
+                && many.stderr.hasPrefix("Error: 51 loops of 2 durations are 102 steps; a timer takes at most 100\n"),
+            "\(many)")
+        let badOn = harness.ctl(["start", "--on", "*-*-* 25:00", "1s"])
+        #expect(
+            badOn.status == 64
+                && badOn.stderr.hasPrefix(
+                    "Error: invalid calendar expression '*-*-* 25:00': hour '25' at offset 6 is out of range; allowed: 0..23\n"
+                ),
+            "\(badOn)")
+        let good = harness.ctl([
+            "start", "--every", "1h", "25m", "5m", "--loops", "2", "--overlap", "queue", "--name", "p",
+        ])
+        switch backend {
+        case .file:
+            #expect(good.status == 0, "\(good)")
+            #expect(
+                good.stdout.contains(", each starts 25m + 5m + 25m + 5m (overlap queue)\n")
+                    && good.stdout.hasPrefix("started 1 \"p\": every 1h, next elapse "), "\(good)")
+        case .shared:
+            #expect(good.status == 1 && good.stderr == Self.sharedRefusal, "\(good)")
+        }
+        let ids = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self).map(\.id)
+        #expect(ids == (backend == .file ? ["1"] : []))
+        #expect(harness.stopDaemon() == 0)
+    }
+}
