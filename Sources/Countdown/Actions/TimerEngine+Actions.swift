@@ -118,10 +118,14 @@ extension TimerEngine {
     /// nothing when the timer has no action. Called once per finish (``end(_:as:at:wall:reportedAs:)``
     /// finishes a timer once; a restored finished timer is not finished again), so each event runs
     /// the action once; a timer started again (a restart) finishes, and acts, again.
-    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger) {
+    ///
+    /// An alarm's later rings and its warning (triggers `ringing` and `warning`) pass `onlyNotify`:
+    /// they show the notification again and run no command.
+    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger, onlyNotify: Bool = false)
+    {
         guard var action = record.action else { return }
         let wall = clock.wallNow()
-        for kind in action.kinds {
+        for kind in action.kinds where !onlyNotify || kind == .notify {
             action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
             dueActions.append(
                 DueAction(

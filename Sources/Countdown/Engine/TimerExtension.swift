@@ -2,7 +2,8 @@
 /// trailer (format version 4: a count, then per extension a UInt16 tag, a UInt32 byte length and
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
-/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; others are free. An extension this
+/// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; 6 is ``alarm(_:)``; others are free
+/// (5 is kept for the calendar-started groups of another build). An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
@@ -14,6 +15,8 @@ public enum TimerExtension: Sendable, Hashable {
     case heartbeat(TimerHeartbeat)
     /// Tag 4: the timer wakes the machine from suspend at its end (`--wake`, systemd's `WakeSystem=`).
     case wake
+    /// Tag 6: the warning and the ringing of an alarm (`--warn`, `--ring`) and where they stand.
+    case alarm(TimerAlarm)
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
@@ -25,6 +28,8 @@ public enum TimerExtension: Sendable, Hashable {
     public static let heartbeatTag: UInt16 = 3
     /// The tag of ``wake``.
     public static let wakeTag: UInt16 = 4
+    /// The tag of ``alarm(_:)``.
+    public static let alarmTag: UInt16 = 6
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
@@ -33,6 +38,7 @@ public enum TimerExtension: Sendable, Hashable {
         case .recurrence: return Self.recurrenceTag
         case .heartbeat: return Self.heartbeatTag
         case .wake: return Self.wakeTag
+        case .alarm: return Self.alarmTag
         case .unknown(let tag, _): return tag
         }
     }
