@@ -220,11 +220,12 @@ public struct TimerService: Sendable {
         outcome.method = method
         // Timers already due finish first, so no request sees (or pauses) a timer past its end;
         // in a backlog larger than a turn's slice (firingsLeftInTurn), the rest wait for later turns.
+        let alarmTransitions = engine.alarmTransitionCount
         let due = fireDueTimers()
         outcome.endings = due.endings
         outcome.wakeups = due.wakeups
         // A ring or a warning changes its record without ending the timer: saved all the same.
-        if !due.endings.isEmpty || engine.hasChanges { outcome.changedState = true }
+        if !due.endings.isEmpty || engine.alarmTransitionCount != alarmTransitions { outcome.changedState = true }
         do {
             let params = try parsedParams ?? Self.params(object["params"], method: method)
             switch try run(method, params: params, id: id, context: context) {

@@ -30,6 +30,9 @@ extension TimerEngine {
         public var trigger: TimerAction.Trigger
         /// The action's command, directory and captured environment.
         public var action: TimerAction
+        /// The timer's alarm (`--ring`, `--warn`) as it was when the run became due, or `nil`: what
+        /// the notification says of a ring or a warning.
+        public var alarm: TimerAlarm? = nil
     }
 
     /// Returns the action runs that became due since the last call, and forgets them.
@@ -131,7 +134,7 @@ extension TimerEngine {
                 DueAction(
                     timerID: record.id, name: record.name, owner: record.owner,
                     duration: record.durations.reduce(0, +), kind: kind,
-                    trigger: trigger, action: action))
+                    trigger: trigger, action: action, alarm: record.alarm))
         }
         if action.runs.count > Self.maximumActionRuns {
             action.runs.removeFirst(action.runs.count - Self.maximumActionRuns)

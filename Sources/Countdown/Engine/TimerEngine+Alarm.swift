@@ -143,6 +143,7 @@ extension TimerEngine {
         scheduleActions(of: &record, trigger: ending.missed ? .missed : .finished)
         timers[id] = record
         if let ring = record.nextRing { queue.schedule(id, at: ring) }
+        alarmTransitionCount += 1
         report(.ringing(ring: 1), owner: record.owner, date: ending.endedAt, record.snapshot(at: now, wallNow: wall))
     }
 
@@ -170,6 +171,7 @@ extension TimerEngine {
             record.alarm = alarm
             scheduleActions(of: &record, trigger: .ringing, onlyNotify: true)
             timers[id] = record
+            alarmTransitionCount += 1
             let date = wall.addingTimeInterval(-Double(since - interval * Int64(due - 1)) / 1e9)
             report(.ringing(ring: Int(due)), owner: record.owner, date: date, record.snapshot(at: now, wallNow: wall))
         }
@@ -190,6 +192,7 @@ extension TimerEngine {
         record.alarm = alarm
         scheduleActions(of: &record, trigger: .warning, onlyNotify: true)
         timers[id] = record
+        alarmTransitionCount += 1
         let date = wall.addingTimeInterval(-Double(now.nanoseconds(since: instant)) / 1e9)
         report(.warning, owner: record.owner, date: date, record.snapshot(at: now, wallNow: wall))
         return record

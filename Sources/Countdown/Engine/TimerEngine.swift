@@ -105,6 +105,10 @@ public struct TimerEngine: Sendable {
     /// (each delayed by a fixed pseudo-random part of it), so that hundreds due at once after a resume
     /// do not all ring in one instant; ≥ 0, default 5 s. Elapses on time are never delayed by it.
     public var catchUpSpread: Double = 5
+    /// Alarm transitions ``fireDueTimers(limit:)`` made without ending a timer since start-up: first
+    /// rings, later rings and warnings (TimerEngine+Alarm.swift). Each changed a record, so an owner
+    /// that compares it before and after a firing knows there is a change to save.
+    public internal(set) var alarmTransitionCount = 0
     /// Parsed calendar expressions by text, and zones by identifier (TimerEngine+Recurrence.swift).
     var recurrenceCache = RecurrenceCache()
 
