@@ -70,8 +70,8 @@ extension SharedHost {
         outcome.method = method
         do {
             if method == .timerAck || method == .timerSnooze {
-                throw RPCError(
-                    .methodNotFound, Self.alarmRefusal("\(name) (timerctl \(method == .timerAck ? "ack" : "snooze"))"))
+                // timerctl names the command in the user's words (ControlError.namingCommand).
+                throw RPCError(.methodNotFound, Self.alarmRefusal(name))
             }
             guard isServed else {
                 throw RPCError(
