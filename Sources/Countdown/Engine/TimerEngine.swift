@@ -198,7 +198,7 @@ public struct TimerEngine: Sendable {
     ///   - action: what to do when it finishes, the alert (``TimerAction``), or `nil`.
     ///   - wake: mark it to wake the machine from suspend at its end (``TimerExtension/wake``).
     /// - Returns: the new timer, running, with a ``TimerSnapshot/heartbeat`` of no beats.
-    /// - Throws: the errors of ``start(durations:name:owner:quota:action:wake:)``.
+    /// - Throws: the errors of ``start(durations:name:owner:quota:action:wake:alarm:)``.
     /// - Complexity: O(log n).
     public mutating func start(
         heartbeat seconds: Double, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
