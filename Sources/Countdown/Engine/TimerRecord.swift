@@ -440,7 +440,7 @@ extension TimerRecord {
         let totalUnits = Self.unitCount(ofNanoseconds: total)
         let progress = ProgressTree.leafSnapshot(
             totalUnitCount: totalUnits,
-            completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
+            completedUnitCount: state == .finished || state == .ringing ? totalUnits : elapsed / 1_000_000,
             isCancelled: state == .stopped, isPaused: state == .paused)
         var endsAt: Date?
         if state == .running, runStartNanoseconds != .min {
@@ -450,7 +450,7 @@ extension TimerRecord {
         }
         return TimerSnapshot(
             id: id, name: nil, state: state, duration: Double(total) / 1e9,
-            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            remaining: state == .finished || state == .ringing ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAtStored,
             startedAt: createdAtStored, endedAt: wallSlot == .endedAt ? Self.date(wallBits) : nil, endsAt: endsAt,
             missed: missed, extras: nil)
