@@ -7,7 +7,7 @@
 /// What makes a timer an alarm (`timerctl start … --ring`, `--warn DURATION`): a warning some time
 /// before its end, and ringing at its end until it is answered, as a phone's clock app does.
 ///
-/// A ringing timer (``TimerState/ringing``) repeats its alert every ``Ring/interval`` seconds from
+/// A ringing timer (`TimerState.ringing`) repeats its alert every ``Ring/interval`` seconds from
 /// the instant its time was up, until ``TimerEngine/acknowledge(_:requester:)`` ends it as
 /// `finished`, ``TimerEngine/snooze(_:bySeconds:requester:)`` runs it again, or ``Ring/limit``
 /// seconds pass unanswered and it ends as `finished` with ``Outcome/unanswered``. The first ring

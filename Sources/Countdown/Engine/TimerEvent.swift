@@ -50,7 +50,7 @@ public struct TimerEvent: Sendable, Hashable {
         /// when the warning was due).
         case warning
         /// A timer started with `--ring` rings: its `ring`-th ring (1 at its end) since the ringing
-        /// began; it is ``TimerState/ringing`` until acknowledged, snoozed or left unanswered.
+        /// began; it is `TimerState.ringing` until acknowledged, snoozed or left unanswered.
         case ringing(ring: Int)
         /// A ringing timer was snoozed: it runs again for that many seconds.
         case snoozed(by: Double)
