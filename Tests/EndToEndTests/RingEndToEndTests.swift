@@ -192,3 +192,31 @@ private struct RingTimer: Decodable {
     var state: String
     var alarm: Alarm?
 }
+
+/// A one-host timerd on the PostgreSQL store (`--store` without `--shared`): its schema's state
+/// column has no ringing state, so it refuses `--ring` (and serves `--warn`).
+@Suite("Alarms on the one-host PostgreSQL store", .tags(.endToEnd))
+struct RingPostgresStoreEndToEndTests {
+    @Test("--ring is refused with exit 64 and the reason; --warn starts")
+    func ringRefused() throws {
+        guard TestBackend.available.contains(.shared) else {
+            Issue.record("the PostgreSQL test cluster is needed (TIMERD_TEST_PG or scripts/pg-cluster)")
+            return
+        }
+        let harness = try Harness()
+        // The shared backend's fresh schema, served by one host: its arguments without --shared.
+        let arguments = try TestBackend.shared.daemonArguments().filter { $0 != "--shared" }
+        try harness.startDaemon(extraArguments: arguments)
+        let ring = harness.ctl(["start", "5m", "--ring"])
+        #expect(
+            ring.status == 64
+                && ring.stderr
+                    == "Error: ringing timers (\"ring\" of timer.start, timerctl start … --ring) are not available "
+                    + "with the PostgreSQL store (timerd --store): its schema has no ringing state; start them on a "
+                    + "timerd with the file store (the default, --state-dir)\nSee 'timerctl start --help'.\n",
+            "\(ring)")
+        let warn = harness.ctl(["start", "5m", "--warn", "1m"])
+        #expect(warn.status == 0 && warn.stdout == "started 1: 5m, warns 1m before the end\n", "\(warn)")
+        #expect(harness.stopDaemon() == 0)
+    }
+}
