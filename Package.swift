@@ -150,7 +150,8 @@ let package = Package(
             name: "TimerStorageTests",
             dependencies: ["TimerStorage", "TimerPostgres", "Countdown", "TimerModel", "TimerSystem", "TestSupport"]),
         .testTarget(name: "CommandLineTableTests", dependencies: ["CommandLineTable"]),
-        .testTarget(name: "TimerNotifierTests", dependencies: ["TimerNotifier", "TimerModel", "TimerProtocol"]),
+        .testTarget(
+            name: "TimerNotifierTests", dependencies: ["TimerNotifier", "TimerModel", "TimerProtocol", "TimerClient"]),
         // Needs a PostgreSQL server (scripts/pg-cluster; TIMERD_TEST_PG).
         .testTarget(
             name: "TimerPostgresTests",

@@ -91,16 +91,19 @@ public final class TimerClient: Sendable {
     ///     all), or `nil` for once.
     ///   - wake: whether it wakes the machine from suspend (a daemon without CAP_WAKE_ALARM refuses
     ///     it with -32602, naming the system daemon; docs/time.md).
+    ///   - alarm: ring at the end until answered (``acknowledge(_:)``, ``snooze(_:seconds:)``) and/or
+    ///     warn before it, or `nil` (docs/protocol.md, "Alarms").
     /// - Returns: the new timer.
     /// - Throws: ``TimerClientError/daemon(_:)`` with -32602 (invalid params), -32003 (name in use)
     ///   or -32004 (quota); connection errors.
     public func start(
         durations: [Double], name: String? = nil, action: TimerAction? = nil, isHeartbeat: Bool = false,
-        loops: Int? = nil, wake: Bool = false
+        loops: Int? = nil, wake: Bool = false, alarm: AlarmRequest? = nil
     ) async throws -> TimerInfo {
         try await perform(
             .start(
-                durations: durations, name: name, action: action, isHeartbeat: isHeartbeat, loops: loops, wake: wake),
+                durations: durations, name: name, action: action, isHeartbeat: isHeartbeat, loops: loops, wake: wake,
+                alarm: alarm),
             as: TimerInfo.self)
     }
 
@@ -114,15 +117,17 @@ public final class TimerClient: Sendable {
     ///   - name: the timer's name, or `nil`.
     ///   - action: what runs when it finishes, or `nil`.
     ///   - wake: whether it wakes the machine from suspend.
+    ///   - alarm: ring and/or warn, as for ``start(durations:name:action:isHeartbeat:loops:wake:alarm:)``.
     /// - Returns: the new timer; `resolvedAt` says how a local time was read.
     /// - Throws: ``TimerClientError/daemon(_:)`` with -32602 for a time in the past or unreadable.
     public func start(
         at: String, timeZone: String? = nil, minuteInterval: Int? = nil, name: String? = nil,
-        action: TimerAction? = nil, wake: Bool = false
+        action: TimerAction? = nil, wake: Bool = false, alarm: AlarmRequest? = nil
     ) async throws -> TimerInfo {
         try await perform(
             .startAt(
-                at: at, timeZone: timeZone, minuteInterval: minuteInterval, name: name, action: action, wake: wake),
+                at: at, timeZone: timeZone, minuteInterval: minuteInterval, name: name, action: action, wake: wake,
+                alarm: alarm),
             as: TimerInfo.self)
     }
 
@@ -228,6 +233,26 @@ public final class TimerClient: Sendable {
     /// - Throws: ``TimerClientError/daemon(_:)`` with -32001 or -32002 (not a live heartbeat timer).
     public func beat(_ timer: String) async throws -> TimerInfo {
         try await perform(.beat(timer), as: TimerInfo.self)
+    }
+
+    /// `timer.ack`: acknowledges a ringing alarm (`"ring": true`): it stops ringing and finishes.
+    ///
+    /// - Parameter timer: an id or a name.
+    /// - Returns: the finished timer.
+    /// - Throws: ``TimerClientError/daemon(_:)`` with -32001, or -32002 when it is not ringing.
+    public func acknowledge(_ timer: String) async throws -> TimerInfo {
+        try await perform(.ack(timer), as: TimerInfo.self)
+    }
+
+    /// `timer.snooze`: a ringing alarm runs again for `seconds`, then rings again.
+    ///
+    /// - Parameters:
+    ///   - timer: an id or a name.
+    ///   - seconds: how long, > 0; `nil` for the daemon's snooze (`snooze` of timerd.conf, 9 min).
+    /// - Returns: the running timer.
+    /// - Throws: ``TimerClientError/daemon(_:)`` with -32001, -32002 when it is not ringing, or -32602.
+    public func snooze(_ timer: String, seconds: Double? = nil) async throws -> TimerInfo {
+        try await perform(.snooze(timer, seconds: seconds), as: TimerInfo.self)
     }
 
     /// `timer.remove` of one ended timer.

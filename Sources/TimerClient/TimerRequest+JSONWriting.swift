@@ -33,7 +33,7 @@ extension TimerRequest {
         var object = ObjectWriter(writer: writer)
         defer { writer = object.finish() }
         switch self {
-        case .start(let durations, let name, let action, let isHeartbeat, let loops, let wake):
+        case .start(let durations, let name, let action, let isHeartbeat, let loops, let wake, let alarm):
             if let action { object.member("action") { action.write(to: &$0) } }
             try object.member("durations") { writer throws(JSONBytesWriter.NonFiniteNumber) in
                 writer.raw("[")
@@ -46,14 +46,18 @@ extension TimerRequest {
             if isHeartbeat { object.member("heartbeat") { $0.bool(true) } }
             if let loops { object.member("loops") { $0.integer(Int64(loops)) } }
             if let name { object.member("name") { $0.string(name) } }
+            if alarm?.rings == true { object.member("ring") { $0.bool(true) } }
             if wake { object.member("wake") { $0.bool(true) } }
-        case .startAt(let at, let timeZone, let minuteInterval, let name, let action, let wake):
+            try Self.writeWarning(alarm, to: &object)
+        case .startAt(let at, let timeZone, let minuteInterval, let name, let action, let wake, let alarm):
             if let action { object.member("action") { action.write(to: &$0) } }
             object.member("at") { $0.string(at) }
             if let minuteInterval { object.member("minuteInterval") { $0.integer(Int64(minuteInterval)) } }
             if let name { object.member("name") { $0.string(name) } }
+            if alarm?.rings == true { object.member("ring") { $0.bool(true) } }
             if let timeZone { object.member("timeZone") { $0.string(timeZone) } }
             if wake { object.member("wake") { $0.bool(true) } }
+            try Self.writeWarning(alarm, to: &object)
         case .startRecurring(let start):
             if let action = start.action { object.member("action") { action.write(to: &$0) } }
             if let durations = start.durations {
@@ -84,12 +88,18 @@ extension TimerRequest {
             if let timeZone = start.timeZone { object.member("timeZone") { $0.string(timeZone) } }
             if start.wake { object.member("wake") { $0.bool(true) } }
         case .stop(let timer), .pause(let timer), .resume(let timer), .status(let timer), .wait(let timer),
-            .restart(let timer), .beat(let timer), .skip(let timer), .runs(let timer):
+            .restart(let timer), .beat(let timer), .skip(let timer), .runs(let timer), .ack(let timer):
             object.member("timer") { $0.string(timer) }
         case .list(let includingEnded):
             object.member("all") { $0.bool(includingEnded) }
         case .extend(let timer, let seconds):
             try object.member("by") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(seconds) }
+            object.member("timer") { $0.string(timer) }
+        case .snooze(let timer, let seconds):
+            if let seconds {
+                try object.member("for") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(seconds)
+                }
+            }
             object.member("timer") { $0.string(timer) }
         case .rename(let timer, let name):
             object.member("name") { $0.string(name) }
@@ -118,6 +128,16 @@ extension TimerRequest {
         case .ping, .reload, .stats, .metrics:
             break
         }
+    }
+}
+
+extension TimerRequest {
+    /// Writes `"warn": seconds` of an alarm that warns (the last key of a start's params).
+    private static func writeWarning(_ alarm: AlarmRequest?, to object: inout ObjectWriter)
+        throws(JSONBytesWriter.NonFiniteNumber)
+    {
+        guard let warning = alarm?.warning else { return }
+        try object.member("warn") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(warning) }
     }
 }
 

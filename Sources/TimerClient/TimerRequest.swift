@@ -16,13 +16,15 @@ public enum TimerRequest: Sendable, Hashable {
     ///   all), or `nil` for once.
     /// - wake: the timer wakes the machine from suspend (`"wake": true`; a daemon without
     ///   CAP_WAKE_ALARM refuses it, docs/time.md).
+    /// - alarm: ring at the end until answered and/or warn before it (`"ring"`, `"warn"`), or `nil`.
     case start(
         durations: [Double], name: String?, action: TimerAction?, isHeartbeat: Bool, loops: Int? = nil,
-        wake: Bool = false)
-    /// `timer.start` with `at`: an ISO 8601 date-time, or a local time read in `timeZone`; `wake` as
-    /// for ``start(durations:name:action:isHeartbeat:loops:wake:)``.
+        wake: Bool = false, alarm: AlarmRequest? = nil)
+    /// `timer.start` with `at`: an ISO 8601 date-time, or a local time read in `timeZone`; `wake` and
+    /// `alarm` as for ``start(durations:name:action:isHeartbeat:loops:wake:alarm:)``.
     case startAt(
-        at: String, timeZone: String?, minuteInterval: Int?, name: String?, action: TimerAction?, wake: Bool = false)
+        at: String, timeZone: String?, minuteInterval: Int?, name: String?, action: TimerAction?, wake: Bool = false,
+        alarm: AlarmRequest? = nil)
     /// `timer.start` with `on` or `every`.
     case startRecurring(RecurringStart)
     /// `timer.stop`.
@@ -52,6 +54,10 @@ public enum TimerRequest: Sendable, Hashable {
     case remove(String?)
     /// `timer.runs`.
     case runs(String)
+    /// `timer.ack`: a ringing timer acknowledged (it ends as finished).
+    case ack(String)
+    /// `timer.snooze`: a ringing timer runs again for `seconds`, or the daemon's default when `nil`.
+    case snooze(String, seconds: Double?)
     /// `timer.subscribe`: one timer or every timer (`nil`), some kinds or all (`nil`), and the last
     /// sequence number already seen, or `nil`.
     case subscribe(timer: String?, kinds: [String]?, afterSeq: UInt64?)
@@ -83,6 +89,8 @@ public enum TimerRequest: Sendable, Hashable {
         case .skip: return .timerSkip
         case .remove: return .timerRemove
         case .runs: return .timerRuns
+        case .ack: return .timerAck
+        case .snooze: return .timerSnooze
         case .subscribe: return .timerSubscribe
         case .unsubscribe: return .timerUnsubscribe
         case .ping: return .daemonPing
@@ -90,5 +98,24 @@ public enum TimerRequest: Sendable, Hashable {
         case .stats: return .daemonStats
         case .metrics: return .daemonMetrics
         }
+    }
+}
+
+/// The alarm of a `timer.start` (`timerctl start … --ring --warn DURATION`): `"ring": true` and
+/// `"warn": seconds` (docs/protocol.md, "Alarms").
+public struct AlarmRequest: Sendable, Hashable {
+    /// Ring at the end until acknowledged, snoozed or left unanswered past the daemon's limit.
+    public var rings: Bool
+    /// Warn this many seconds before the end (> 0, shorter than the timer), or `nil`.
+    public var warning: Double?
+
+    /// Creates an alarm request.
+    ///
+    /// - Parameters:
+    ///   - rings: ring at the end until answered.
+    ///   - warning: seconds before the end for a warning, or `nil`.
+    public init(rings: Bool, warning: Double?) {
+        self.rings = rings
+        self.warning = warning
     }
 }

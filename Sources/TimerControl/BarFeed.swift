@@ -170,6 +170,7 @@ struct BarFeed {
         case .stopped: return "■"
         case .finished: return "✓"
         case .pending: return "·"
+        case .ringing: return "⏰"
         }
     }
 

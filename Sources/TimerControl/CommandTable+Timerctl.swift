@@ -33,6 +33,8 @@ extension CommandTable {
             notifier,
             extend, command("restart", "start a timer again with the same durations", Discussion.restart),
             command("beat", "re-arm a heartbeat timer to its whole duration from now", Discussion.beat),
+            command("ack", "acknowledge a ringing timer: it stops ringing and finishes", Discussion.ack),
+            snooze,
             rename,
             command("skip", "end the current step of a group and start the next", Discussion.skip, aliases: ["next"]),
             remove, watch,
@@ -221,6 +223,25 @@ extension CommandTable {
         ],
         discussion: Discussion.extend)
 
+    private static let snooze = CommandSpec(
+        "snooze",
+        arguments: [
+            timer,
+            ArgumentSpec(
+                ValueSpec(
+                    "DURATION", .duration,
+                    help: """
+                        how long it runs before it rings again: 5m, 90s, 00:05:00 or PT5M (as
+                        for start); without it, timerd's snooze (9m unless timerd.conf sets one).
+                        """), .optional),
+        ],
+        usages: [
+            Usage(
+                [.argument("ID|NAME"), .argument("DURATION")],
+                summary: "snooze a ringing timer: it rings again after DURATION")
+        ],
+        discussion: Discussion.snooze)
+
     private static let rename = CommandSpec(
         "rename",
         arguments: [
@@ -290,6 +311,12 @@ extension CommandTable {
                 ["--wake"],
                 help: "wake the machine from suspend when the timer ends (needs timerd with CAP_WAKE_ALARM)"),
             OptionSpec(
+                ["--ring"],
+                help: "keep ringing when it ends, until 'timerctl ack' or 'timerctl snooze' (or a limit)"),
+            OptionSpec(
+                ["--warn"], .value(ValueSpec("DURATION", .duration)), repetition: .rejected,
+                help: "send a warning event (and --notify notification) DURATION before the end"),
+            OptionSpec(
                 ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
                 help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
             OptionSpec(
@@ -327,7 +354,8 @@ extension CommandTable {
                 [
                     .argument("DURATION"), .option("--loops", isOptional: true), .option("--name", isOptional: true),
                     .option("--exec", isOptional: true), .option("--notify", isOptional: true),
-                    .option("--wake", isOptional: true),
+                    .option("--wake", isOptional: true), .option("--ring", isOptional: true),
+                    .option("--warn", isOptional: true),
                 ],
                 summary: "start a timer; several durations make a group, --loops repeats it"),
             Usage(
@@ -341,12 +369,14 @@ extension CommandTable {
                     .option("--at", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
                     .option("--notify", isOptional: true), .option("--wake", isOptional: true),
+                    .option("--ring", isOptional: true), .option("--warn", isOptional: true),
                 ], summary: "start a timer that ends at a wall-clock time"),
             Usage(
                 [
                     .option("--pick", isOptional: false), .option("--minute-interval", isOptional: true),
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
                     .option("--notify", isOptional: true), .option("--wake", isOptional: true),
+                    .option("--ring", isOptional: true), .option("--warn", isOptional: true),
                 ], summary: "start a timer that ends at a time picked in the terminal"),
             Usage(
                 [
@@ -427,6 +457,14 @@ extension CommandTable {
             (timerctl --socket /run/timerd/timerd.sock start ... --wake); a user timerd
             refuses --wake. Without a wake-capable RTC the timer fires at resume. See
             docs/time.md.
+            With --ring the timer is an alarm: at its end it is 'ringing' and repeats its
+            'ringing' event (and its --notify notification) every 30 s until timerctl ack NAME
+            finishes it or timerctl snooze NAME [DURATION] runs it again (9m by default);
+            unanswered for 10 min it stops ringing and finishes 'unanswered' (timerd.conf's
+            ring_interval, ring_limit and snooze change these). --exec runs once, at the first
+            ring. --warn DURATION sends a 'warning' event (and the --notify notification)
+            DURATION before the end (a group's whole end), once. Not with --heartbeat, --on,
+            --every. See docs/actions.md.
             """)
 
     private static let wait = CommandSpec(
@@ -520,6 +558,19 @@ private enum Discussion {
         comes back only if no live timer has taken its name. A timer started with --at
         restarts as a countdown of its whole duration. --json prints the timer.
         """
+    static let ack = """
+        Acknowledge a ringing timer (started with --ring): it stops ringing and finishes.
+        Its --exec ran at the first ring and does not run again. A timer that is not ringing
+        is refused (exit 1). --json prints the timer.
+        """
+
+    static let snooze = """
+        Snooze a ringing timer (started with --ring): it stops ringing and runs again for
+        DURATION, or for timerd's snooze (9m unless timerd.conf's snooze sets another), then
+        rings again. The time is added to its last step. A timer that is not ringing is
+        refused (exit 1). --json prints the timer.
+        """
+
     static let beat = """
         Re-arm a heartbeat timer (start DURATION --heartbeat): it runs its whole DURATION
         again from now, whatever was left, and counts the beat; a paused one is resumed.

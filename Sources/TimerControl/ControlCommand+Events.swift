@@ -77,7 +77,8 @@ enum EventLine {
     ///
     /// `started 25m + 5m, ends …` · `restarted 25m, ends …` · `step 2 of 2, 0:00:30 left` ·
     /// `paused`/`resumed`/`stopped 0:00:30 left` · `beat #3, ends …` · `extended +5m, 0:35:00 left` ·
-    /// `finished after 25m` · `missed ended … while timerd was down` · `action exec exited status 0
+    /// `finished after 25m` (`finished acknowledged`) · `ringing #2` · `warning, ends …` ·
+    /// `snoozed 9m, 0:09:00 left` · `unanswered stopped ringing after 20 rings` · `missed ended … while timerd was down` · `action exec exited status 0
     /// (finished)` · `renamed from "focus"` · `removed finished` · `elapsed #1, next …`.
     private static func detail(of event: TimerEventNotification, localTime: (Date) -> String) -> String {
         let timer = event.timer
@@ -104,7 +105,19 @@ enum EventLine {
         case "extended":
             guard let by = number("by") else { return left }
             return (by < 0 ? "" : "+") + DurationFormatter.compact(seconds: by) + ", " + left
-        case "finished": return "after " + DurationFormatter.compact(seconds: timer.duration)
+        case "finished":
+            if timer.alarm?.outcome == "acknowledged" { return "acknowledged" }
+            return "after " + DurationFormatter.compact(seconds: timer.duration)
+        case "ringing":
+            return number("ring").flatMap { Int(exactly: $0) }.map { "#\($0)" } ?? ""
+        case "warning":
+            return [instant(timer.endsAt).map { "ends " + $0 }, left].compactMap(\.self).first ?? left
+        case "snoozed":
+            guard let seconds = number("for") else { return left }
+            return DurationFormatter.compact(seconds: seconds) + ", " + left
+        case "unanswered":
+            let count = timer.alarm?.ringCount ?? 0
+            return "stopped ringing after \(count) \(count == 1 ? "ring" : "rings")"
         case "missed":
             return (instant(timer.endedAt).map { "ended \($0)" } ?? "ended") + " while timerd was down"
         case "renamed":

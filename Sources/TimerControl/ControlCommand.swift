@@ -144,6 +144,8 @@ public enum ControlCommand {
                 workingDirectory: try ActionRequest.currentDirectory())
             : nil
         let edit = try EditRequest(verb, options)
+        let alarmRequest =
+            options.ring || options.warn != nil ? AlarmRequest(rings: options.ring, warning: options.warn) : nil
         if verb == .watch { try Watch.checkTerminal() }
         let barFeed =
             verb == .bar
@@ -179,7 +181,7 @@ public enum ControlCommand {
             } else if let deadline {
                 let request = TimerRequest.startAt(
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
-                    name: options.name, action: action?.action, wake: options.wake)
+                    name: options.name, action: action?.action, wake: options.wake, alarm: alarmRequest)
                 let timer = try client.call(request, as: TimerInfo.self)
                 if options.json {
                     output.out(try json(timer))
@@ -189,7 +191,7 @@ public enum ControlCommand {
             } else {
                 let request = TimerRequest.start(
                     durations: durations, name: options.name, action: action?.action, isHeartbeat: options.heartbeat,
-                    loops: options.loops, wake: options.wake)
+                    loops: options.loops, wake: options.wake, alarm: alarmRequest)
                 let timer = try client.call(request, as: TimerInfo.self)
                 try emit(timer, verb: verb, options: options, output: &output)
             }
@@ -257,7 +259,7 @@ public enum ControlCommand {
                 let result = try client.call(.stats, as: StatsResult.self)
                 output.out(options.json ? try json(result) : Self.statsText(result))
             }
-        case .extend, .restart, .rename, .skip, .beat, .remove:
+        case .extend, .restart, .rename, .skip, .beat, .remove, .ack, .snooze:
             if let edit { try edit.run(on: client, options: options, output: &output) }
         case .watch:
             return try Watch.run(client, output: &output)

@@ -97,6 +97,10 @@ public enum Verb: String, Sendable, CaseIterable {
     case restart
     /// Re-arm a heartbeat timer to its whole duration from now (a service's check-in).
     case beat
+    /// Acknowledge a ringing timer (`--ring`): it stops ringing and finishes.
+    case ack
+    /// Snooze a ringing timer: it runs again for DURATION (timerd's default without one).
+    case snooze
     /// Give a timer a new name.
     case rename
     /// End the current step of a group and start the next (alias `next`).

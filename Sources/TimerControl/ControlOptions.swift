@@ -27,6 +27,10 @@ public struct ControlOptions: Sendable, Equatable {
     public var heartbeat = false
     /// `--wake` for `start`: the timer wakes the machine from suspend at its end (`"wake":true`).
     public var wake = false
+    /// `--ring` for `start`: keep ringing at the end until `ack` or `snooze` (`"ring":true`).
+    public var ring = false
+    /// `--warn DURATION` for `start`: a warning that long before the end, in seconds (`"warn"`).
+    public var warn: Double?
     /// `--loops N` for `start DURATION...`: the group runs N times, one loop after the other (timerd checks
     /// that the loops make at most `TimerLimits.maximumGroupSize` steps).
     public var loops: Int?
@@ -136,6 +140,13 @@ public struct ControlOptions: Sendable, Equatable {
         case "--notify": notify = true
         case "--heartbeat": heartbeat = true
         case "--wake": wake = true
+        case "--ring": ring = true
+        case "--warn":
+            do throws(CountdownError) {
+                warn = try DurationParser.seconds(from: value)
+            } catch {
+                throw .usage("--warn: \(error)", verb: verb)
+            }
         case "--loops":
             guard let count = Int(value), count >= 1 else {
                 throw .usage("--loops must be a whole number of loops, 1 or more, got \"\(value)\"", verb: verb)
@@ -192,6 +203,8 @@ public struct ControlOptions: Sendable, Equatable {
         if options.notify && verb != .start { throw .usage(onlyFor("--notify"), verb: verb) }
         if options.heartbeat && verb != .start { throw .usage(onlyFor("--heartbeat"), verb: verb) }
         if options.wake && verb != .start { throw .usage(onlyFor("--wake"), verb: verb) }
+        if options.ring && verb != .start { throw .usage(onlyFor("--ring"), verb: verb) }
+        if options.warn != nil && verb != .start { throw .usage(onlyFor("--warn"), verb: verb) }
         if options.loops != nil && verb != .start { throw .usage(onlyFor("--loops"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
@@ -258,6 +271,12 @@ public struct ControlOptions: Sendable, Equatable {
             if options.loops != nil && (options.arguments.isEmpty || options.heartbeat) {
                 throw .usage("option '--loops' goes with 'start DURATION...' (it repeats the group)", verb: verb)
             }
+            for (given, name) in [(options.ring, "--ring"), (options.warn != nil, "--warn")]
+            where given && (options.heartbeat || recurring) {
+                throw .usage(
+                    "option '\(name)' goes with 'start DURATION...' or 'start --at TIME' (not --heartbeat, --on, --every)",
+                    verb: verb)
+            }
             if options.heartbeat && options.arguments.count != 1 {
                 throw .usage(
                     "option '--heartbeat' goes with 'start DURATION' (one duration: the longest silence between beats)",
@@ -282,8 +301,14 @@ public struct ControlOptions: Sendable, Equatable {
             return
         }
         if command.arguments.count > 1 {
-            // `extend ID|NAME DURATION`, `rename ID|NAME NEWNAME`: each argument exactly once.
-            guard count != command.arguments.count else { return }
+            // `extend ID|NAME DURATION`, `rename ID|NAME NEWNAME`: each argument exactly once;
+            // `snooze ID|NAME [DURATION]`: its optional last one may be left out.
+            let required = command.arguments.filter { $0.arity != .optional }.count
+            guard !(required...command.arguments.count).contains(count) else { return }
+            if required < command.arguments.count {
+                let names = command.arguments.map { $0.arity == .optional ? "[\($0.value.name)]" : $0.value.name }
+                throw .usage("'\(verb.rawValue)' takes \(names.joined(separator: " "))", verb: verb)
+            }
             let names = command.arguments.map(\.value.name).joined(separator: " and ")
             throw .usage("'\(verb.rawValue)' takes \(names)", verb: verb)
         }

@@ -3,7 +3,7 @@ import TimerModel
 import TimerProtocol
 
 /// One of the verbs that edit a timer after it started (`extend`, `restart`, `rename`, `skip`,
-/// `beat`, `rm`), checked locally before any daemon is asked, then sent and reported.
+/// `beat`, `ack`, `snooze`, `rm`), checked locally before any daemon is asked, then sent and reported.
 struct EditRequest {
     /// The verb.
     var verb: Verb
@@ -13,17 +13,22 @@ struct EditRequest {
     var seconds: Double = 0
     /// `rename`'s new name.
     var newName = ""
+    /// `snooze`'s DURATION in seconds, or `nil` for timerd's default.
+    var snoozeSeconds: Double?
 
     /// Reads and checks the arguments of an edit verb; `nil` for any other verb.
     ///
     /// - Throws: ``ControlError/usage(_:verb:)`` for a bad reference, duration or name.
     init?(_ verb: Verb, _ options: ControlOptions) throws(ControlError) {
-        guard [.extend, .restart, .rename, .skip, .beat, .remove].contains(verb) else { return nil }
+        guard [.extend, .restart, .rename, .skip, .beat, .ack, .snooze, .remove].contains(verb) else { return nil }
         self.verb = verb
         timer = options.arguments.first
         do throws(CountdownError) {
             if let timer { _ = try TimerReference(parsing: timer) }
             if verb == .extend { seconds = try DurationParser.signedSeconds(from: options.arguments[1]) }
+            if verb == .snooze, options.arguments.count > 1 {
+                snoozeSeconds = try DurationParser.seconds(from: options.arguments[1])
+            }
             if verb == .rename {
                 newName = options.arguments[1]
                 guard TimerName.isValid(TimerName.normalized(newName)) else { throw .invalidName(newName) }
@@ -52,6 +57,10 @@ struct EditRequest {
             timer = try client.call(.skip(target), as: TimerInfo.self)
         case .beat:
             timer = try client.call(.beat(target), as: TimerInfo.self)
+        case .ack:
+            timer = try client.call(.ack(target), as: TimerInfo.self)
+        case .snooze:
+            timer = try client.call(.snooze(target, seconds: snoozeSeconds), as: TimerInfo.self)
         default:
             let removed = try client.call(.remove(self.timer), as: [TimerInfo].self)
             if options.json {

@@ -36,7 +36,8 @@ enum StatusTable {
                 DurationFormatter.countdown(seconds: timer.remaining),
                 (timer.recurrence.map { recurrenceText($0, now: now, clock: clock) }
                     ?? timer.heartbeat.map { heartbeatText($0, now: now, clock: clock) } ?? progressText(timer))
-                    + (timer.wake == true ? "  wake" : ""),
+                    + (timer.wake == true ? "  wake" : "")
+                    + (timer.alarm.map { "  " + alarmText($0, timer.state) } ?? ""),
             ]
             if showsEnd { row.insert(timer.recurrence == nil ? endText(timer, now: now, clock: clock) : "-", at: 4) }
             if showsNext { row.insert(nextText(timer, now: now, clock: clock), at: 4) }
@@ -129,6 +130,34 @@ enum StatusTable {
             + DurationFormatter.compact(seconds: timer.remaining.rounded(.up)) + group + wakeNote(timer) + "\n"
     }
 
+    /// An alarm's mark after the progress: `ringing #3` while it rings; `unanswered after 20 rings`
+    /// or `acknowledged` once its ringing ended; before, `ring` and `warn 5m` (`warned` once sent).
+    static func alarmText(_ alarm: AlarmInfo, _ state: TimerState) -> String {
+        if state == .ringing { return "ringing #\(alarm.ringCount)" }
+        switch alarm.outcome {
+        case "unanswered": return "unanswered after \(alarm.ringCount) \(alarm.ringCount == 1 ? "ring" : "rings")"
+        case "acknowledged": return "acknowledged"
+        default:
+            var parts: [String] = []
+            if alarm.ringInterval != nil { parts.append("ring") }
+            if let warning = alarm.warning {
+                parts.append(alarm.warned == true ? "warned" : "warn \(DurationFormatter.compact(seconds: warning))")
+            }
+            return parts.joined(separator: " ")
+        }
+    }
+
+    /// `, rings, warns 5m before the end` for an alarm: the end of a start's confirmation.
+    static func alarmNote(_ timer: TimerInfo) -> String {
+        guard let alarm = timer.alarm else { return "" }
+        var note = ""
+        if alarm.ringInterval != nil { note += ", rings" }
+        if let warning = alarm.warning {
+            note += ", warns \(DurationFormatter.compact(seconds: warning)) before the end"
+        }
+        return note
+    }
+
     /// `, wakes the machine` for a timer started with `--wake`, else nothing: the end of a start's
     /// confirmation.
     static func wakeNote(_ timer: TimerInfo) -> String { timer.wake == true ? ", wakes the machine" : "" }
@@ -178,7 +207,9 @@ enum StatusTable {
         case .start:
             let steps = timer.children.map { $0.map { DurationFormatter.compact(seconds: $0.duration) } }
             let what = steps?.joined(separator: " + ") ?? DurationFormatter.compact(seconds: timer.duration)
-            return "started \(label): \(timer.heartbeat == nil ? "" : "heartbeat ")\(what)\(wakeNote(timer))\n"
+            return
+                "started \(label): \(timer.heartbeat == nil ? "" : "heartbeat ")\(what)\(wakeNote(timer))"
+                + alarmNote(timer) + "\n"
         case .stop:
             return "stopped \(label) with \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .pause:
@@ -186,7 +217,13 @@ enum StatusTable {
         case .resume:
             return "resumed \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .wait:
-            return timer.state == .finished ? "\(label) finished\n" : "\(label) was stopped\n"
+            guard timer.state == .finished else { return "\(label) was stopped\n" }
+            return timer.alarm?.outcome == "unanswered" ? "\(label) finished, unanswered\n" : "\(label) finished\n"
+        case .ack:
+            return "acknowledged \(label): it finished after \(timer.alarm?.ringCount ?? 0) "
+                + (timer.alarm?.ringCount == 1 ? "ring" : "rings") + "\n"
+        case .snooze:
+            return "snoozed \(label): rings again in \(DurationFormatter.countdown(seconds: timer.remaining))\n"
         case .restart:
             return "restarted \(label): \(DurationFormatter.countdown(seconds: timer.remaining)) left\n"
         case .beat:
@@ -231,6 +268,7 @@ enum StatusTable {
         case .running: code = "32"
         case .paused: code = "33"
         case .stopped: code = "31"
+        case .ringing: code = "1;35"
         case .finished, .pending, .none: return text
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"

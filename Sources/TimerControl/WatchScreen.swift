@@ -170,6 +170,7 @@ struct WatchScreen {
         case .running: return "\u{1B}[32m" + text + "\u{1B}[0m"
         case .paused: return "\u{1B}[33m" + text + "\u{1B}[0m"
         case .stopped: return "\u{1B}[31m" + text + "\u{1B}[0m"
+        case .ringing: return "\u{1B}[1;35m" + text + "\u{1B}[0m"
         case .finished, .pending: return text
         }
     }

@@ -21,11 +21,14 @@ struct ActionLaunch {
     /// The fence of the shared-mode firing that gave this host the run, kept with its run record
     /// (`timer.runs`) also when its start is not recorded in the timer's row (``fence`` `nil`).
     var firingFence: Int64?
+    /// The timer's alarm when the run became due (``TimerEngine/DueAction/alarm``), or `nil`.
+    var alarm: TimerAlarm?
 
     init(_ due: TimerEngine.DueAction) {
         self.init(
             timerID: due.timerID, name: due.name, duration: due.duration, kind: due.kind, trigger: due.trigger,
             action: due.action)
+        alarm = due.alarm
     }
 
     init(
@@ -104,6 +107,35 @@ extension Daemon {
         backend.actionsStarted(launches)
     }
 
+    /// The `notify-send` command line of a notify run: `Timer tea finished` (`… ended while timerd
+    /// was not running` when missed); for an alarm that rings, `Timer tea is ringing` (`, ring 2`
+    /// from the second ring on) at critical urgency with the commands that answer it; for a
+    /// warning, `Timer tea ends in 5m`.
+    ///
+    /// - Parameter due: the run.
+    /// - Returns: the arguments, `notify-send` first.
+    static func notifyArguments(_ due: ActionLaunch) -> [String] {
+        let timer = "Timer \(due.name ?? String(due.timerID))"
+        let length = DurationFormatter.compact(seconds: due.duration)
+        if due.trigger == .warning, let warning = due.alarm?.warning {
+            return [
+                "notify-send", "--app-name=timerd", "\(timer) ends in \(DurationFormatter.compact(seconds: warning))",
+                "\(length) timer (timerctl status \(due.timerID))",
+            ]
+        }
+        if due.alarm?.ring != nil, [.finished, .missed, .ringing].contains(due.trigger) {
+            let ring = (due.alarm?.ringCount ?? 1) > 1 ? ", ring \(due.alarm?.ringCount ?? 1)" : ""
+            return [
+                "notify-send", "--app-name=timerd", "--urgency=critical", "\(timer) is ringing\(ring)",
+                "\(length) timer: timerctl ack \(due.timerID), or timerctl snooze \(due.timerID)",
+            ]
+        }
+        let what = due.trigger == .missed ? "ended while timerd was not running" : "finished"
+        return [
+            "notify-send", "--app-name=timerd", "\(timer) \(what)", "\(length) timer (timerctl status \(due.timerID))",
+        ]
+    }
+
     func startAction(_ due: ActionLaunch) {
         let name = due.name.map { " (\"\($0)\")" } ?? ""
         let label = "timer \(due.timerID)\(name) \(due.kind.rawValue)"
@@ -129,11 +161,7 @@ extension Daemon {
                 return
             }
             executable = program
-            let what = due.trigger == .missed ? "ended while timerd was not running" : "finished"
-            arguments = [
-                "notify-send", "--app-name=timerd", "Timer \(due.name ?? String(due.timerID)) \(what)",
-                "\(DurationFormatter.compact(seconds: due.duration)) timer (timerctl status \(due.timerID))",
-            ]
+            arguments = Self.notifyArguments(due)
         }
         // The directory is checked here, so that the log names it: a failed chdir inside the
         // spawn would be reported against the program (`/bin/sh`).

@@ -55,10 +55,18 @@ extension Daemon {
             store = options.makeStore(stateDirectory: directory)
             description = "file \(directory)"
         }
+        let isPostgresStore = connection != nil
         let (backend, missed) = try LocalBackend.open(
             store: store, config: config, systemZone: systemZone, log: log,
             configureService: { service in
                 configure(&service)
+                if isPostgresStore {
+                    // The schema's state column has no "ringing" (a ringing timer could not be saved).
+                    service.ringRefusal =
+                        "ringing timers (\"ring\" of timer.start, timerctl start … --ring) are not available with "
+                        + "the PostgreSQL store (timerd --store): its schema has no ringing state; start them on a "
+                        + "timerd with the file store (the default, --state-dir)"
+                }
                 service.storeDescription = description
                 service.hostID = hostID
             })

@@ -102,7 +102,7 @@ extension Daemon {
         }
         trackSubscriptions(outcome, on: connection)
         for wakeup in outcome.wakeups { deliver(wakeup) }
-        for ending in outcome.endings { log("timer \(ending.timer.label) finished") }
+        for ending in outcome.endings { log(Self.endingLine(ending)) }
         if let event = outcome.event { log(Self.eventLine(event, uid: connection.uid)) }
         if let request = outcome.reloadRequest {
             let result: Result<ReloadResult, RPCError>
@@ -114,6 +114,19 @@ extension Daemon {
             if let reply = TimerService.reloadReply(id: request.id, result) { queue(reply, to: connection) }
         }
         if let request = outcome.metricsRequest { answerMetrics(request, on: connection) }
+    }
+
+    /// The log line of a timer that ended: `timer 3 ("tea") finished`, or for an alarm whose ringing
+    /// gave up, `timer 3 ("tea") finished: unanswered after 20 rings`.
+    ///
+    /// - Parameter ending: the timer that ended.
+    /// - Returns: the line, without a newline.
+    static func endingLine(_ ending: TimerEnding) -> String {
+        guard let alarm = ending.timer.alarm, alarm.outcome == .unanswered else {
+            return "timer \(ending.timer.label) finished"
+        }
+        return "timer \(ending.timer.label) finished: unanswered after \(alarm.ringCount) "
+            + (alarm.ringCount == 1 ? "ring" : "rings")
     }
 
     /// `"\(event) (uid \(uid))"`, the log line of a request's event, written as UTF-8 bytes and
@@ -138,7 +151,7 @@ extension Daemon {
         bootTimer.drain()
         armedDeadline = nil
         let firing = backend.fireDue()
-        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        for ending in firing.endings { log(Self.endingLine(ending)) }
         for wakeup in firing.wakeups { deliver(wakeup) }
         // Runs the backend made durable itself (a shared completion) start now; the others at the commit.
         startCommittedActions()
@@ -164,7 +177,7 @@ extension Daemon {
         // one at the top of the next turn (a wake-up that finds nothing due fires nothing).
         armedDeadline = nil
         let firing = backend.fireDue()
-        for ending in firing.endings { log("timer \(ending.timer.label) finished") }
+        for ending in firing.endings { log(Self.endingLine(ending)) }
         if !firing.wakeups.isEmpty { deferredWakeups += firing.wakeups }
     }
 

@@ -65,6 +65,17 @@ public struct DaemonConfig: Sendable, Equatable {
     /// name as labels) to the metrics; `no` (the default) leaves names out. `--metrics-timers`
     /// turns it on; a reload applies a change.
     public var metricsTimers = false
+    /// `ring_interval`: seconds between two rings of a ringing timer (`--ring`), > 0 and ≤ 1 day
+    /// (default 30 s). A timer keeps the interval it was started with; a reload applies a change to
+    /// timers started after it.
+    public var ringIntervalSeconds: Double = 30
+    /// `ring_limit`: seconds after its first ring at which an unanswered ringing timer stops and
+    /// ends as finished, unanswered, > 0 and ≤ 366 days (default 10 min, Android's clock app's
+    /// "Silence after" default). Kept per timer as ``ringIntervalSeconds`` is.
+    public var ringLimitSeconds: Double = 600
+    /// `snooze`: how long `timerctl snooze NAME` without a DURATION runs a ringing timer again,
+    /// > 0 and ≤ 366 days (default 9 min, as iOS's Clock snoozes).
+    public var snoozeSeconds: Double = 540
 
     /// The defaults.
     public init() {}
@@ -73,7 +84,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public static let keys = [
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
         "idle_timeout", "log_level", "store", "shared", "pg_lock_timeout", "pg_statement_timeout",
-        "pg_idle_in_transaction_timeout", "metrics", "metrics_timers",
+        "pg_idle_in_transaction_timeout", "metrics", "metrics_timers", "ring_interval", "ring_limit", "snooze",
     ]
 
     /// A configuration file that cannot be used.
@@ -178,6 +189,22 @@ public struct DaemonConfig: Sendable, Equatable {
                     throw fail("metrics_timers must be yes or no, got \"\(value)\"")
                 }
                 config.metricsTimers = value == "yes"
+            case "ring_interval", "ring_limit", "snooze":
+                let seconds: Double
+                do throws(CountdownError) {
+                    seconds = try DurationParser.seconds(from: value)
+                } catch {
+                    throw fail("\(key): \(error)")
+                }
+                switch key {
+                case "ring_interval":
+                    guard seconds <= TimerEngine.maximumRingInterval else {
+                        throw fail("ring_interval must be at most 1d, got \"\(value)\"")
+                    }
+                    config.ringIntervalSeconds = seconds
+                case "ring_limit": config.ringLimitSeconds = seconds
+                default: config.snoozeSeconds = seconds
+                }
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")

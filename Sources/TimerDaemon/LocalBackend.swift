@@ -267,6 +267,8 @@ final class LocalBackend: TimerBackend {
         service.engine.historyLimit = config.historyLimit
         service.engine.historyMaximumAge = config.historyMaxAgeSeconds
         service.quota = config.maximumTimersPerUser
+        service.ringRule = TimerAlarm.Ring(interval: config.ringIntervalSeconds, limit: config.ringLimitSeconds)
+        service.snoozeSeconds = config.snoozeSeconds
     }
 
     var canTellIdle: Bool { true }

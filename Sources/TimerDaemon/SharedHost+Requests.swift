@@ -71,6 +71,10 @@ extension SharedHost {
         var outcome = Outcome(requestID: id)
         outcome.method = method
         do {
+            if method == .timerAck || method == .timerSnooze {
+                // timerctl names the command in the user's words (ControlError.namingCommand).
+                throw RPCError(.methodNotFound, Self.alarmRefusal(name))
+            }
             guard isServed else {
                 throw RPCError(
                     .methodNotFound,
@@ -88,9 +92,20 @@ extension SharedHost {
         return outcome
     }
 
-    /// The methods shared mode answers with a clear error (none at present: the check stays for a
-    /// method a later protocol adds before shared mode serves it).
-    static let refusedMethods: Set<RPCMethod> = []
+    /// The methods shared mode answers with a clear error: the alarms' `timer.ack` and
+    /// `timer.snooze` (``alarmRefusal(_:)``).
+    static let refusedMethods: Set<RPCMethod> = [.timerAck, .timerSnooze]
+
+    /// Why shared mode refuses an alarm's request (`-32601`), and where to start alarms instead.
+    ///
+    /// - Parameter what: the refused request, e.g. `"ring" of timer.start (--ring)`.
+    /// - Returns: the message.
+    static func alarmRefusal(_ what: String) -> String {
+        "\(what) is not available in shared mode (timerd --shared): the shared schema stores no ringing "
+            + "state and no warning, so no host could ring, warn, acknowledge or snooze; start alarms "
+            + "(--ring, --warn) on a one-host timerd with the file store "
+            + "(timerctl --socket /run/timerd/timerd.sock start … --ring)"
+    }
 
     /// A database error as the client reads it: `-32603` with the reason; a change says it was not saved.
     static func rpcError(_ error: any Error, method: RPCMethod) -> any Error {
@@ -243,6 +258,11 @@ extension SharedHost {
                 "wake-marked timers (\"wake\" of timer.start) are not available in shared mode (timerd --shared): "
                     + "the shared schema does not store the mark and its hosts arm no alarm clock; "
                     + "start them on a one-host timerd (timerctl --socket /run/timerd/timerd.sock start … --wake)")
+        }
+        // Alarms need a ringing state and a warned mark the shared schema does not store.
+        for key in ["ring", "warn"] {
+            guard let value = params[key], value != .null, value != .bool(false) else { continue }
+            throw RPCError(.methodNotFound, Self.alarmRefusal("\"\(key)\" of timer.start (--\(key))"))
         }
         try TimerService.allowOnly(
             [

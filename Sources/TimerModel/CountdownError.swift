@@ -48,6 +48,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A heartbeat timer could not be created as asked (a group, an end time, a recurrence); carries
     /// what was asked.
     case invalidHeartbeat(String)
+    /// `--ring` or `--warn` asked of a timer that cannot have it; the text says what and why.
+    case invalidAlarm(String)
 
     /// What went wrong and what is allowed, for a person.
     public var description: String {
@@ -104,6 +106,8 @@ public enum CountdownError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "'timerctl restart' watches again"
         case .invalidHeartbeat(let what):
             return "a heartbeat timer takes exactly one DURATION, the longest silence between beats; got \(what)"
+        case .invalidAlarm(let message):
+            return message
         }
     }
 }
@@ -124,10 +128,14 @@ public enum TimerOperation: String, Sendable, Codable, Hashable {
     case remove
     /// Re-arm a running or paused heartbeat timer to its whole duration.
     case beat
+    /// Acknowledge a ringing timer (`timerctl ack`): it ends as finished.
+    case ack
+    /// Snooze a ringing timer (`timerctl snooze`): it runs again for a while.
+    case snooze
 
     var allowedStates: String {
         switch self {
-        case .stop: return "only running or paused timers can be stopped"
+        case .stop: return "only running, paused or ringing timers can be stopped"
         case .pause: return "only running timers can be paused"
         case .resume: return "only paused timers can be resumed"
         case .extend: return "only running or paused timers can be extended (restart an ended one)"
@@ -137,6 +145,8 @@ public enum TimerOperation: String, Sendable, Codable, Hashable {
             return
                 "only a running or paused heartbeat timer takes a beat; once it has ended, its alert has run: "
                 + "'timerctl restart' watches again"
+        case .ack: return "only a ringing timer (started with --ring) can be acknowledged"
+        case .snooze: return "only a ringing timer (started with --ring) can be snoozed"
         }
     }
 }

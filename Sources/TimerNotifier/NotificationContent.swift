@@ -10,6 +10,8 @@ import TimerProtocol
 /// - Paused: body `Paused, 0:24:59 left`, buttons Resume and Stop, urgency normal.
 /// - Finished: body `Finished` (`Finished late: timerd was not running at the deadline` when the
 ///   finish was missed), buttons Dismiss and Restart, urgency critical.
+/// - Ringing (`--ring`): body `Ringing` (`, ring 2` from the second ring on), buttons Snooze
+///   (`timer.snooze` for the daemon's default) and Dismiss (`timer.ack`), urgency critical.
 /// - Stopped, pending: no notification (``make(timer:remaining:fraction:)`` returns `nil`).
 ///
 /// The `value` hint is the whole timer's `fractionCompleted` (a group's aggregate over its steps)
@@ -84,6 +86,13 @@ public struct NotificationContent: Equatable, Sendable {
                 summary: summary,
                 body: timer.missed == true ? "Finished late: timerd was not running at the deadline" : "Finished",
                 buttons: [Button(.dismiss, "Dismiss"), Button(.restart, "Restart")], percent: 100, urgency: .critical)
+        case .ringing:
+            let ring = timer.alarm.map { $0.ringCount > 1 ? ", ring \($0.ringCount)" : "" } ?? ""
+            return NotificationContent(
+                summary: summary,
+                body: (timer.missed == true ? "Ringing late: timerd was not running at the deadline" : "Ringing")
+                    + ring,
+                buttons: [Button(.snooze, "Snooze"), Button(.ack, "Dismiss")], percent: 100, urgency: .critical)
         case .stopped, .pending:
             return nil
         }
@@ -122,4 +131,8 @@ public enum NotifierAction: String, Equatable, Sendable, CaseIterable {
     case restart
     /// Close the notification; nothing is sent to timerd.
     case dismiss
+    /// `timer.snooze` of a ringing timer, for the daemon's default snooze.
+    case snooze
+    /// `timer.ack` of a ringing timer (its Dismiss button).
+    case ack
 }

@@ -195,7 +195,8 @@ public enum Notifier {
 
 extension Notifier {
     /// The request a button asks for: `timer.pause`, `timer.resume`, `timer.stop`, `timer.restart`,
-    /// or `timer.extend` by `seconds`; `nil` for any other method.
+    /// `timer.extend` by `seconds`, `timer.snooze` (for `seconds`, or the daemon's default when
+    /// `nil`) or `timer.ack`; `nil` for any other method.
     ///
     /// - Parameters:
     ///   - method: the method the model chose.
@@ -209,6 +210,8 @@ extension Notifier {
         case .timerStop: return .stop(timer)
         case .timerRestart: return .restart(timer)
         case .timerExtend: return seconds.map { .extend(timer, seconds: $0) }
+        case .timerSnooze: return .snooze(timer, seconds: seconds)
+        case .timerAck: return .ack(timer)
         default: return nil
         }
     }

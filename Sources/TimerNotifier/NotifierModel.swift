@@ -157,6 +157,8 @@ public struct NotifierModel: Sendable {
         case .extend: return [.request(.timerExtend, timerID: timerID, seconds: Self.extendSeconds)]
         case .stop: return [.request(.timerStop, timerID: timerID, seconds: nil)]
         case .restart: return [.request(.timerRestart, timerID: timerID, seconds: nil)]
+        case .snooze: return [.request(.timerSnooze, timerID: timerID, seconds: nil)]
+        case .ack: return [.request(.timerAck, timerID: timerID, seconds: nil)]
         case .dismiss:
             timers[timerID]?.isHidden = true
             return [.close(notificationID)]

@@ -22,7 +22,9 @@ enum JSONKnownText {
             if matches(bytes, "method") { return "method" }
             return matches(bytes, "params") ? "params" : nil
         case 7: return matches(bytes, "jsonrpc") ? "jsonrpc" : nil
-        case 9: return matches(bytes, "durations") ? "durations" : nil
+        case 9:
+            if matches(bytes, "durations") { return "durations" }
+            return matches(bytes, "timer.ack") ? "timer.ack" : nil
         case 10...17: return methodName(bytes)
         default: return nil
         }
@@ -51,6 +53,7 @@ enum JSONKnownText {
             if matches(bytes, "timer.extend") { return "timer.extend" }
             if matches(bytes, "timer.rename") { return "timer.rename" }
             if matches(bytes, "timer.remove") { return "timer.remove" }
+            if matches(bytes, "timer.snooze") { return "timer.snooze" }
             return nil
         case 13:
             if matches(bytes, "daemon.reload") { return "daemon.reload" }

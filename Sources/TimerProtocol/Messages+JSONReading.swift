@@ -217,6 +217,7 @@ extension TimerInfo: JSONReadable {
             try HeartbeatInfo(json: value)
         }
         wake = try object.optionalBool("wake")
+        alarm = try object.optional("alarm").map { value throws(JSONShapeError) in try AlarmInfo(json: value) }
     }
 }
 

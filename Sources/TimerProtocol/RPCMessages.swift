@@ -138,7 +138,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         case .quotaExceeded: code = .quotaExceeded
         case .invalidDuration, .durationOutOfRange, .durationTooShort, .groupSizeOutOfRange, .groupTooLong,
             .invalidName,
-            .deadlineOutOfRange, .invalidRecurrence, .invalidHeartbeat:
+            .deadlineOutOfRange, .invalidRecurrence, .invalidHeartbeat, .invalidAlarm:
             code = .invalidParams
         }
         self.init(code, error.description)
@@ -198,6 +198,11 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     /// `{}` → ``MetricsResult``: the daemon's metrics in the Prometheus text format (the text
     /// `timerd --metrics` serves; docs/metrics.md); root or the daemon's own user only.
     case daemonMetrics = "daemon.metrics"
+    /// `{"timer": …}` → the ringing timer acknowledged: finished, its ringing stopped.
+    case timerAck = "timer.ack"
+    /// `{"timer": …, "for"?: seconds or "9m"}` → the ringing timer running again for that long
+    /// (the daemon's snooze default without `for`).
+    case timerSnooze = "timer.snooze"
 
     /// The method named `rawValue` (`"timer.start"`, …), or `nil` for any other text (case and
     /// spaces matter; the names are ASCII letters and dots, which no other text is canonically
@@ -211,6 +216,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
     public init?(rawValue: String) {
         let method: RPCMethod?
         switch rawValue.utf8.count {
+        case 9: method = rawValue == "timer.ack" ? .timerAck : nil
         case 10:
             switch rawValue {
             case "timer.stop": method = .timerStop
@@ -236,6 +242,7 @@ public enum RPCMethod: String, Sendable, Codable, CaseIterable {
             case "timer.extend": method = .timerExtend
             case "timer.rename": method = .timerRename
             case "timer.remove": method = .timerRemove
+            case "timer.snooze": method = .timerSnooze
             default: method = nil
             }
         case 13:

@@ -6,7 +6,8 @@ import TimerModel
 /// duration, run one after another; its own figures are the aggregate. The JSON keys are the
 /// property names; `name` is always present (`null` when unnamed); `children` and
 /// `currentChild` appear only for groups, `endsAt` only while running, `endedAt` only once the timer ended,
-/// `missed` only when true, `heartbeat` only for heartbeat timers, `wake` only when true.
+/// `missed` only when true, `heartbeat` only for heartbeat timers, `wake` only when true, `alarm`
+/// only for alarms (`--ring`, `--warn`).
 public struct TimerInfo: Sendable, Codable, Hashable {
     /// The id: decimal digits for a timer (`"3"`), `"3.1"` … for a group's children (1-based).
     public var id: String
@@ -46,6 +47,9 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     /// `true` for a timer started with `--wake` (`"wake": true` of `timer.start`): the daemon arms an
     /// alarm clock that resumes the machine from suspend at its end; absent otherwise.
     public var wake: Bool?
+    /// For an alarm (`--ring`, `--warn`): its rule and where its warning and ringing stand; absent
+    /// for any other timer.
+    public var alarm: AlarmInfo?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -71,7 +75,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children, resolvedAt, recurrence, heartbeat, wake
+        case currentChild, children, resolvedAt, recurrence, heartbeat, wake, alarm
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -95,6 +99,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(recurrence, forKey: .recurrence)
         try container.encodeIfPresent(heartbeat, forKey: .heartbeat)
         try container.encodeIfPresent(wake, forKey: .wake)
+        try container.encodeIfPresent(alarm, forKey: .alarm)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -276,5 +276,5 @@ public struct SubscriptionRegistry: Sendable {
 
 extension TimerEvent.Name {
     /// The kinds that end a timer: what `timer.wait` waits for.
-    public static let endings: Set<TimerEvent.Name> = [.finished, .stopped, .missed]
+    public static let endings: Set<TimerEvent.Name> = [.finished, .stopped, .missed, .unanswered]
 }

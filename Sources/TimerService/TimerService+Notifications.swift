@@ -71,7 +71,16 @@ extension TimerService {
             var writer = JSONBytesWriter(capacity: 8)
             writer.integer(Int64(missed))
             return [("missed", writer.bytes)]
-        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed, .beat:
+        case .ringing(let ring):
+            var writer = JSONBytesWriter(capacity: 8)
+            writer.integer(Int64(ring))
+            return [("ring", writer.bytes)]
+        case .snoozed(let seconds):
+            var writer = JSONBytesWriter(capacity: 24)
+            if (try? writer.number(seconds)) == nil { return [] }
+            return [("for", writer.bytes)]
+        case .started, .paused, .resumed, .finished, .stopped, .missed, .restarted, .removed, .beat, .warning,
+            .unanswered:
             return []
         }
     }

@@ -57,7 +57,7 @@ extension TimerService {
     /// The reply line to a request answered with one timer, `{"id":…,"jsonrpc":"2.0","result":{…}}`:
     /// the same bytes as ``resultLine(id:resultJSON:)`` of ``json(_:resolvedAt:)``, in one buffer.
     ///
-    /// A plain timer (no children, no recurrence, no heartbeat, no wake mark, no resolved local time: every
+    /// A plain timer (no children, no recurrence, no heartbeat, no wake mark, no alarm, no resolved local time: every
     /// `timer.start` with `durations` alone) is written straight from the snapshot
     /// (``writePlain(_:to:)``), without a `TimerInfo` and its strings; any other goes through
     /// `TimerInfo.write`. Building the reply
@@ -78,7 +78,7 @@ extension TimerService {
         id.write(to: &writer)
         writer.raw(#","jsonrpc":"2.0","result":"#)
         if snapshot.children.isEmpty, snapshot.recurrence == nil, snapshot.heartbeat == nil, !snapshot.wake,
-            resolvedAt == nil
+            snapshot.alarm == nil, resolvedAt == nil
         {
             try writePlain(snapshot, to: &writer)
         } else {
@@ -138,6 +138,7 @@ extension TimerService {
         case .finished: writer.raw(#","state":"finished"}"#)
         case .stopped: writer.raw(#","state":"stopped"}"#)
         case .pending: writer.raw(#","state":"pending"}"#)
+        case .ringing: writer.raw(#","state":"ringing"}"#)
         }
     }
 

@@ -117,6 +117,18 @@ public struct TimerService: Sendable {
     /// accepts `wake`.
     public var wakeRefusal: String?
 
+    /// Why this daemon refuses `"ring": true` of `timer.start` (`-32602` with this text), or `nil`
+    /// (the default) to accept it: timerd sets it on the PostgreSQL store, whose schema has no
+    /// ringing state.
+    public var ringRefusal: String?
+
+    /// How timers started with `"ring": true` ring: every 30 s for up to 10 min by default (timerd
+    /// sets `ring_interval` and `ring_limit` of timerd.conf). A timer keeps the rule it started with.
+    public var ringRule = TimerAlarm.Ring(interval: 30, limit: 600)
+    /// How long `timer.snooze` without `for` runs a ringing timer again, in seconds: 9 min by
+    /// default, as iOS's Clock (timerd sets `snooze` of timerd.conf).
+    public var snoozeSeconds: Double = 540
+
     /// Resolves a local wall time for `timer.start` with `at` but no offset (`"14:30"`,
     /// `"2026-12-01T09:00"`) in the IANA zone given as `timeZone`, flooring the minute to
     /// `minuteInterval`, as of the given wall-clock instant. `nil` (the default) refuses local times;
@@ -208,10 +220,12 @@ public struct TimerService: Sendable {
         outcome.method = method
         // Timers already due finish first, so no request sees (or pauses) a timer past its end;
         // in a backlog larger than a turn's slice (firingsLeftInTurn), the rest wait for later turns.
+        let alarmTransitions = engine.alarmTransitionCount
         let due = fireDueTimers()
         outcome.endings = due.endings
         outcome.wakeups = due.wakeups
-        if !due.endings.isEmpty { outcome.changedState = true }
+        // A ring or a warning changes its record without ending the timer: saved all the same.
+        if !due.endings.isEmpty || engine.alarmTransitionCount != alarmTransitions { outcome.changedState = true }
         do {
             let params = try parsedParams ?? Self.params(object["params"], method: method)
             switch try run(method, params: params, id: id, context: context) {
@@ -352,7 +366,7 @@ public struct TimerService: Sendable {
             try Self.allowOnly(
                 [
                     "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
-                    "on", "overlap", "randomizedDelay", "skipMissed", "timeZone", "wake",
+                    "on", "overlap", "randomizedDelay", "ring", "skipMissed", "timeZone", "wake", "warn",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -364,7 +378,10 @@ public struct TimerService: Sendable {
             let loops = try Self.loops(params)
             let action = try self.action(params["action"], context: context)
             let wake = try wakeMark(params)
-            let actionText = (action.map { "; " + actionNote($0) } ?? "") + (wake ? "; wakes the machine" : "")
+            let alarm = try alarmRequest(params)
+            let actionText =
+                (action.map { "; " + actionNote($0) } ?? "") + (wake ? "; wakes the machine" : "")
+                + Self.alarmNote(alarm)
             if try Self.isHeartbeat(params) {
                 let seconds = try Self.heartbeatDuration(params)
                 let snapshot = try engine.start(
@@ -391,13 +408,15 @@ public struct TimerService: Sendable {
             }
             if let (deadline, resolution) = try absoluteDeadline(params) {
                 let snapshot = try engine.start(
-                    at: deadline, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
+                    at: deadline, name: name, owner: context.uid, quota: quota, action: action, wake: wake,
+                    alarm: alarm)
                 let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
                 return .line(try startReply(id, snapshot, resolvedAt: resolution), changed: true, event: event)
             }
             let durations = try Self.repeated(Self.durations(params["durations"]), loops: loops)
             let snapshot = try engine.start(
-                durations: durations, name: name, owner: context.uid, quota: quota, action: action, wake: wake)
+                durations: durations, name: name, owner: context.uid, quota: quota, action: action, wake: wake,
+                alarm: alarm)
             // The same text as "started timer \(label), \(durations joined by spaces)\(actionText)",
             // written as UTF-8 bytes and made a String once: the interpolation and concatenations
             // appended piece by piece and were a tenth of a pipelined start in callgrind.
@@ -459,6 +478,15 @@ public struct TimerService: Sendable {
             return .metrics
         case .timerExtend, .timerRestart, .timerRename, .timerSkip, .timerRemove, .timerBeat:
             return try runEdit(method, params: params, context: context)
+        case .timerAck:
+            let ending = try engine.acknowledge(try Self.editReference(params, method), requester: context.requester)
+            return .result(try json(ending.timer), changed: true, event: "acknowledged timer \(ending.timer.label)")
+        case .timerSnooze:
+            let reference = try Self.editReference(params, method, extra: ["for"])
+            let seconds = try snoozeFor(params)
+            let snapshot = try engine.snooze(reference, bySeconds: seconds, requester: context.requester)
+            let event = "snoozed timer \(snapshot.label) for \(DurationFormatter.compact(seconds: seconds))"
+            return .result(try json(snapshot), changed: true, event: event)
         case .daemonStats:
             try Self.allowOnly([], in: params, method: method)
             let lateness = engine.lateness.summary.map {

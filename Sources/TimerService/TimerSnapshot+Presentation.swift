@@ -32,6 +32,12 @@ extension TimerInfo {
                         progress: child.progress)
                 } : nil)
         if snapshot.wake { wake = true }
+        if let alarm = snapshot.alarm {
+            self.alarm = AlarmInfo(
+                outcome: alarm.outcome?.rawValue, ringCount: Int(alarm.ringCount), ringInterval: alarm.ring?.interval,
+                ringLimit: alarm.ring?.limit, snoozeCount: Int(alarm.snoozeCount),
+                warned: alarm.warning == nil ? nil : alarm.isWarned, warning: alarm.warning)
+        }
         if let heartbeat = snapshot.heartbeat {
             self.heartbeat = HeartbeatInfo(
                 beatCount: Int(clamping: heartbeat.beatCount),

@@ -52,15 +52,22 @@ private func perform(_ operation: TimerOperation, _ reference: TimerReference, o
     case .skip: _ = try engine.skip(reference)
     case .remove: _ = try engine.remove(reference)
     case .beat: _ = try engine.beat(reference)
+    case .ack: _ = try engine.acknowledge(reference)
+    case .snooze: _ = try engine.snooze(reference, bySeconds: 60)
     }
 }
 
 /// An engine holding timer 1 (90 s, optionally named) in `state`, reached the ordinary way.
 private func makeEngine(withTimerIn state: TimerState, name: String? = nil) throws -> (TimerEngine, ManualClock) {
     var (engine, clock) = makeEngine()
-    _ = try engine.start(durations: [90], name: name)
+    _ = try engine.start(
+        durations: [90], name: name,
+        alarm: state == .ringing ? TimerAlarm(ring: TimerAlarm.Ring(interval: 30, limit: 600), warning: nil) : nil)
     switch state {
     case .running, .pending: break
+    case .ringing:
+        clock.advance(byNanoseconds: 90 * nanosecondsPerSecond)
+        _ = engine.fireDueTimers()
     case .paused: _ = try engine.pause(.id(1))
     case .stopped: _ = try engine.stop(.id(1))
     case .finished:
@@ -212,7 +219,7 @@ struct TimerEngineTransitionTests {
             message: "cannot resume timer 1: it has finished; only paused timers can be resumed"),
         InvalidTransition(
             state: .finished, operation: .stop,
-            message: "cannot stop timer 1: it has finished; only running or paused timers can be stopped"),
+            message: "cannot stop timer 1: it has finished; only running, paused or ringing timers can be stopped"),
         InvalidTransition(
             state: .stopped, operation: .pause,
             message: "cannot pause timer 1: it was stopped; only running timers can be paused"),
@@ -221,7 +228,7 @@ struct TimerEngineTransitionTests {
             message: "cannot resume timer 1: it was stopped; only paused timers can be resumed"),
         InvalidTransition(
             state: .stopped, operation: .stop,
-            message: "cannot stop timer 1: it was stopped; only running or paused timers can be stopped"),
+            message: "cannot stop timer 1: it was stopped; only running, paused or ringing timers can be stopped"),
     ]
 
     @Test(
@@ -244,7 +251,7 @@ struct TimerEngineTransitionTests {
         var (engine, _) = try makeEngine(withTimerIn: .stopped, name: "tea")
         expectFailure(
             .invalidTransition(timer: "timer 1 (\"tea\")", state: .stopped, operation: .stop),
-            "cannot stop timer 1 (\"tea\"): it was stopped; only running or paused timers can be stopped"
+            "cannot stop timer 1 (\"tea\"): it was stopped; only running, paused or ringing timers can be stopped"
         ) {
             _ = try engine.stop(.name("tea"))
         }

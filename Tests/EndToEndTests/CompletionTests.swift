@@ -61,7 +61,8 @@ struct CompletionTests {
         #expect(
             Self.candidates([""], script: script) == [
                 "start", "stop", "pause", "resume", "status", "wait", "logs", "events", "bar", "notifier", "extend",
-                "restart", "beat", "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick", "completion",
+                "restart", "beat", "ack", "snooze", "rename", "skip", "rm", "watch", "ping", "reload", "stats", "pick",
+                "completion",
                 "help",
                 "calendar",
             ])

@@ -89,7 +89,7 @@ struct EndToEndTests {
         #expect(again.status == 1)
         #expect(
             again.stderr
-                == "Error: cannot stop timer 1 (\"tea\"): it has finished; only running or paused timers can be stopped\n"
+                == "Error: cannot stop timer 1 (\"tea\"): it has finished; only running, paused or ringing timers can be stopped\n"
         )
 
         // Live list is empty now; --all shows the history.

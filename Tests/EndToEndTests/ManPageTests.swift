@@ -84,7 +84,7 @@ struct ManPageTests {
             listed == [
                 "start", "start", "start", "start", "start", "start", "start", "start", "stop", "pause", "resume",
                 "status", "wait",
-                "logs", "events", "bar", "notifier", "extend", "restart", "beat",
+                "logs", "events", "bar", "notifier", "extend", "restart", "beat", "ack", "snooze",
                 "rename", "skip", "rm", "rm", "watch", "ping", "reload", "stats", "pick", "completion", "help",
                 "calendar",
             ])
@@ -117,7 +117,8 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--loops", "--bell", "--message",
+                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--ring", "--warn", "--loops", "--bell",
+                "--message",
                 "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",
                 "--overlap",

@@ -36,7 +36,7 @@ struct ProtocolTests {
             error(unknown).message
                 == "unknown method \"timer.explode\"; methods: timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
                 + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
-                + ", timer.remove, timer.runs, daemon.metrics"
+                + ", timer.remove, timer.runs, daemon.metrics, timer.ack, timer.snooze"
         )
         #expect(unknown["id"] as? Int == 2)
 

@@ -201,3 +201,49 @@ private final class Collected: Sendable {
     /// All so far, in order.
     var all: [TimerNotification] { items.withLock { $0 } }
 }
+
+/// TimerClient's alarm methods against timerd (docs/protocol.md, "Alarms").
+@Suite("TimerClient alarms against timerd")
+struct TimerClientAlarmEndToEndTests {
+    /// Polls `status` until the timer is ringing (its 0.2 s end plus the loop's firing), for up to 10 s.
+    private static func ringing(_ client: TimerClient, _ name: String) async throws -> TimerInfo {
+        var timer = try await client.status(name)
+        for _ in 0..<500 where timer.state != .ringing {
+            try await Task.sleep(for: .milliseconds(20))
+            timer = try await client.status(name)
+        }
+        return timer
+    }
+
+    @Test("start with an alarm rings; snooze runs it for the seconds asked; acknowledge finishes it")
+    func ringSnoozeAcknowledge() async throws {
+        let harness = try Harness()
+        try harness.startDaemon()
+        let client = try await TimerClient.connect(path: harness.socketPath)
+        let eggs = try await client.start(
+            durations: [0.2], name: "eggs", alarm: AlarmRequest(rings: true, warning: 0.1))
+        // timerd's default rule (30 s, 600 s) and the warning asked, not yet sent.
+        #expect(
+            eggs.alarm
+                == AlarmInfo(
+                    outcome: nil, ringCount: 0, ringInterval: 30, ringLimit: 600, snoozeCount: 0, warned: false,
+                    warning: 0.1))
+        let first = try await Self.ringing(client, "eggs")
+        #expect(first.state == .ringing && first.alarm?.ringCount == 1 && first.alarm?.warned == true)
+        // 0.2 s and 60 s more; 60 s left (to the millisecond the reply was written at).
+        let snoozed = try await client.snooze("eggs", seconds: 60)
+        #expect(snoozed.state == .running && snoozed.duration == 60.2 && snoozed.alarm?.snoozeCount == 1)
+        #expect(snoozed.remaining > 59.9 && snoozed.remaining <= 60)
+        do {
+            _ = try await client.acknowledge("eggs")
+            Issue.record("a running timer was acknowledged")
+        } catch TimerClientError.daemon(let error) {
+            #expect(error.code == -32002)
+        }
+        _ = try await client.start(durations: [0.2], name: "tea", alarm: AlarmRequest(rings: true, warning: nil))
+        _ = try await Self.ringing(client, "tea")
+        let acknowledged = try await client.acknowledge("tea")
+        #expect(acknowledged.state == .finished && acknowledged.alarm?.outcome == "acknowledged")
+        #expect(harness.stopDaemon() == 0)
+    }
+}

@@ -35,7 +35,7 @@ struct CompletionCommandTests {
         // The script's command list (the `''` arm of its last `case`), from the table's listed order.
         #expect(
             bash.contains(
-                "'') _timerctl_words \"$cur\" start stop pause resume status wait logs events bar notifier extend restart beat rename "
+                "'') _timerctl_words \"$cur\" start stop pause resume status wait logs events bar notifier extend restart beat ack snooze rename "
                     + "skip rm watch ping reload stats pick completion help calendar ;;"))
     }
 }

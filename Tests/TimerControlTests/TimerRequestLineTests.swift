@@ -24,6 +24,18 @@ struct TimerRequestLineTests {
                 #""method":"timer.start","params":{"at":"14:30","minuteInterval":5,"timeZone":"Europe/Paris"}"#
             ),
             (
+                .start(
+                    durations: [120], name: "eggs", action: nil, isHeartbeat: false,
+                    alarm: AlarmRequest(rings: true, warning: 30)),
+                #""method":"timer.start","params":{"durations":[120],"name":"eggs","ring":true,"warn":30}"#
+            ),
+            (
+                .startAt(
+                    at: "07:00", timeZone: nil, minuteInterval: nil, name: nil, action: nil, wake: true,
+                    alarm: AlarmRequest(rings: false, warning: 300)),
+                #""method":"timer.start","params":{"at":"07:00","wake":true,"warn":300}"#
+            ),
+            (
                 .startRecurring(RecurringStart(on: "Mon..Fri 07:00", timeZone: "UTC")),
                 #""method":"timer.start","params":{"on":"Mon..Fri 07:00","timeZone":"UTC"}"#
             ),
@@ -41,6 +53,9 @@ struct TimerRequestLineTests {
             (.remove("tea"), #""method":"timer.remove","params":{"timer":"tea"}"#),
             (.remove(nil), #""method":"timer.remove","params":{"allEnded":true}"#),
             (.runs("eggs"), #""method":"timer.runs","params":{"timer":"eggs"}"#),
+            (.ack("eggs"), #""method":"timer.ack","params":{"timer":"eggs"}"#),
+            (.snooze("eggs", seconds: nil), #""method":"timer.snooze","params":{"timer":"eggs"}"#),
+            (.snooze("eggs", seconds: 540), #""method":"timer.snooze","params":{"for":540,"timer":"eggs"}"#),
             (
                 .subscribe(timer: "tea", kinds: ["finished"], afterSeq: 0),
                 #""method":"timer.subscribe","params":{"afterSeq":0,"events":["finished"],"timer":"tea"}"#

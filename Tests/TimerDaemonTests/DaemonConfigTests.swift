@@ -42,6 +42,14 @@ struct DaemonConfigTests {
         #expect(throws: DaemonConfig.ConfigError.self) { try DaemonConfig.parse("pg_lock_timeout=-1\n", path: "/x") }
     }
 
+    @Test("The alarm keys: defaults 30 s, 600 s and 540 s (timerd.conf(5)); durations in any accepted form")
+    func alarmKeys() throws {
+        let defaults = DaemonConfig()
+        #expect(defaults.ringIntervalSeconds == 30 && defaults.ringLimitSeconds == 600 && defaults.snoozeSeconds == 540)
+        let config = try DaemonConfig.parse("ring_interval=500ms\nring_limit=PT1M\nsnooze=1h30m\n", path: "/x")
+        #expect(config.ringIntervalSeconds == 0.5 && config.ringLimitSeconds == 60 && config.snoozeSeconds == 5_400)
+    }
+
     @Test("A key given twice takes its last value")
     func lastWins() throws {
         #expect(try DaemonConfig.parse("history_limit=1\nhistory_limit=2\n", path: "/x").historyLimit == 2)
@@ -54,8 +62,11 @@ struct DaemonConfigTests {
                 "# c\n\nhistroy_limit=5\n",
                 "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
                     + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared, "
-                    + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout, metrics, metrics_timers"
+                    + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout, metrics, metrics_timers, "
+                    + "ring_interval, ring_limit, snooze"
             ),
+            ("ring_interval=2d\n", "/etc/timerd.conf:1: ring_interval must be at most 1d, got \"2d\""),
+            ("snooze=0\n", "/etc/timerd.conf:1: snooze: duration must be > 0 and ≤ 366 days, got \"0\""),
             ("history_limit\n", "/etc/timerd.conf:1: expected KEY=VALUE, got \"history_limit\""),
             (
                 "history_limit=-1\n",

@@ -1,4 +1,5 @@
 import Testing
+import TimerClient
 import TimerModel
 import TimerProtocol
 
@@ -106,5 +107,72 @@ struct NotificationContentTests {
                 == NotifyRequest(
                     appName: "timerd", replacesID: 0, appIcon: "appointment-soon", summary: "tea — 0:07:30 left",
                     body: "", actions: [], hints: [.value(25), .urgency(.normal)], expireTimeout: 0))
+    }
+}
+
+/// A ringing alarm's notification (`timerctl start … --ring`) and its two buttons.
+@Suite("A ringing timer's notification: critical, Snooze and Dismiss")
+struct RingingNotificationTests {
+    /// `tea` ringing its `ring`-th ring: remaining 0, 100 %, the alarm member timerd sends.
+    private static func ringing(ring: Int, missed: Bool? = nil) -> TimerInfo {
+        var info = timer(state: .ringing, remaining: 0, fraction: 1, missed: missed)
+        info.alarm = AlarmInfo(
+            outcome: nil, ringCount: ring, ringInterval: 30, ringLimit: 600, snoozeCount: 0, warned: nil, warning: nil)
+        return info
+    }
+
+    @Test("ring 1 says Ringing, ring 2 names its number; critical; Snooze (timer.snooze) and Dismiss (timer.ack)")
+    func content() throws {
+        let first = try #require(NotificationContent.make(timer: Self.ringing(ring: 1), remaining: 0, fraction: 1))
+        #expect(
+            first.request(replacing: 3, capabilities: NotificationContentTests.full)
+                == NotifyRequest(
+                    appName: "timerd", replacesID: 3, appIcon: "appointment-soon", summary: "tea", body: "Ringing",
+                    actions: ["snooze", "Snooze", "ack", "Dismiss"], hints: [.value(100), .urgency(.critical)],
+                    expireTimeout: 0))
+        let second = NotificationContent.make(timer: Self.ringing(ring: 2), remaining: 0, fraction: 1)
+        #expect(second?.body == "Ringing, ring 2")
+        let late = NotificationContent.make(timer: Self.ringing(ring: 1, missed: true), remaining: 0, fraction: 1)
+        #expect(late?.body == "Ringing late: timerd was not running at the deadline")
+        // A server without actions gets no buttons, the body in the summary (the specification's fallback).
+        #expect(
+            first.request(replacing: 0, capabilities: ServerCapabilities([]))
+                == NotifyRequest(
+                    appName: "timerd", replacesID: 0, appIcon: "appointment-soon", summary: "tea — Ringing", body: "",
+                    actions: [], hints: [.value(100), .urgency(.critical)], expireTimeout: 0))
+    }
+
+    @Test("each ring replaces the notification in place; Snooze and Dismiss become timer.snooze and timer.ack")
+    func buttons() throws {
+        var model = NotifierModel(capabilities: NotificationContentTests.full)
+        let t0: Int64 = 5_000_000_000_000
+        let first = model.apply(event: "ringing", timer: Self.ringing(ring: 1), now: t0)
+        #expect(first.count == 1)
+        model.didShow(11, forTimer: "1")
+        // Ring 2, 30 s later: the same notification (replaces_id 11) says so.
+        guard
+            case .notify(_, let request)? = model.apply(
+                event: "ringing", timer: Self.ringing(ring: 2), now: t0 + 30_000_000_000
+            ).first
+        else {
+            Issue.record("ring 2 showed nothing")
+            return
+        }
+        #expect(request.replacesID == 11 && request.body == "Ringing, ring 2")
+        #expect(
+            model.actionInvoked(notificationID: 11, key: "snooze") == [
+                .request(.timerSnooze, timerID: "1", seconds: nil)
+            ])
+        #expect(
+            model.actionInvoked(notificationID: 11, key: "ack") == [.request(.timerAck, timerID: "1", seconds: nil)])
+        // Through TimerRequest, the one request writer: the daemon's snooze (no "for") and an ack.
+        let snooze = try #require(Notifier.request(.timerSnooze, timer: "1", seconds: nil))
+        let ack = try #require(Notifier.request(.timerAck, timer: "1", seconds: nil))
+        #expect(
+            String(decoding: try snooze.line(id: 4), as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":4,"method":"timer.snooze","params":{"timer":"1"}}"# + "\n")
+        #expect(
+            String(decoding: try ack.line(id: 5), as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":5,"method":"timer.ack","params":{"timer":"1"}}"# + "\n")
     }
 }

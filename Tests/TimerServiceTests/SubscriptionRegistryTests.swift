@@ -84,7 +84,8 @@ struct SubscriptionRegistryTests {
     func everyKindAlone() {
         let kinds: [TimerEvent.Kind] = [
             .started, .paused, .resumed, .steppedToChild(1), .finished, .stopped, .missed, .extended(by: 1),
-            .restarted, .beat, .renamed(from: nil), .removed, .elapsed(missed: 0),
+            .restarted, .beat, .renamed(from: nil), .removed, .elapsed(missed: 0), .warning, .ringing(ring: 2),
+            .snoozed(by: 540), .unanswered,
             .action(TimerEvent.ActionReport(kind: .exec, trigger: .finished, outcome: .exited(0))),
         ]
         // Every kind the protocol names is in this list once.

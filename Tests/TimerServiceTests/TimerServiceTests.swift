@@ -59,7 +59,7 @@ private func timerResult(_ reply: [UInt8]?, sourceLocation: SourceLocation = #_s
 private let methodList =
     "timer.start, timer.stop, timer.pause, timer.resume, timer.status, timer.list, timer.wait, daemon.ping, daemon.reload, daemon.stats"
     + ", timer.subscribe, timer.unsubscribe, timer.extend, timer.restart, timer.beat, timer.rename, timer.skip"
-    + ", timer.remove, timer.runs, daemon.metrics"
+    + ", timer.remove, timer.runs, daemon.metrics, timer.ack, timer.snooze"
 
 @Suite("TimerService JSON-RPC")
 struct TimerServiceTests {
@@ -199,7 +199,7 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, overlap, randomizedDelay, skipMissed, timeZone, wake"#
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, overlap, randomizedDelay, ring, skipMissed, timeZone, wake, warn"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,

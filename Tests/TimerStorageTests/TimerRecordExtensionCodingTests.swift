@@ -342,3 +342,106 @@ struct SeriesExtensionCodingTests {
         ) { try decode(prefix + trailer(tag: 5, writer.bytes + Array(repeating: 0, count: 26))) }
     }
 }
+
+/// Tag 6, the alarm, and state code 5 (ringing): exact bytes, round trips and damage.
+@Suite("The extension trailer's alarm (tag 6) and the ringing state (code 5)")
+struct AlarmExtensionCodingTests {
+    /// A ringing timer (state 5) on its third ring, snoozed once for 9 min, warned.
+    private static let ringing: TimerRecord = {
+        var record = finishedWithAction
+        record.state = .ringing
+        record.endedAt = nil
+        record.runStart = BootInstant(nanoseconds: 5_000_000_000)
+        record.runStartWall = Date(timeIntervalSince1970: 1_795_965_700)  // 2026-11-29T15:21:40Z
+        record.extensions = [
+            .alarm(
+                TimerAlarm(
+                    ring: TimerAlarm.Ring(interval: 30, limit: 600), warning: 60, isWarned: true, ringCount: 3,
+                    snoozeCount: 1, snoozedNanoseconds: 540_000_000_000, outcome: nil))
+        ]
+        return record
+    }()
+
+    /// The body of tag 6 as durability.md's table lays it out, field by field.
+    private static func body(
+        flags: UInt8, interval: Double, limit: Double, warning: Double, rings: UInt32, snoozes: UInt32,
+        snoozed: Int64, outcome: UInt8
+    ) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.write(UInt8(1))
+        writer.write(flags)
+        writer.write(interval)
+        writer.write(limit)
+        writer.write(warning)
+        writer.write(rings)
+        writer.write(snoozes)
+        writer.write(snoozed)
+        writer.write(outcome)
+        return writer.bytes
+    }
+
+    @Test("State byte 5, then tag 6 with 43 bytes: version 1, flags 7 (rings, warns, warned), the figures")
+    func bytes() throws {
+        let bytes = Self.ringing.binaryEncoded
+        #expect(bytes[8] == 5)
+        let expected = Self.body(
+            flags: 7, interval: 30, limit: 600, warning: 60, rings: 3, snoozes: 1, snoozed: 540_000_000_000,
+            outcome: 0)
+        #expect(expected.count == 43)
+        #expect(Array(bytes.suffix(6 + 43)) == [6, 0, 43, 0, 0, 0] + expected)
+        #expect(try decode(bytes) == Self.ringing)
+    }
+
+    @Test("An ended alarm's outcome (flag 8) and one that only warns round-trip")
+    func roundTrips() throws {
+        for alarm in [
+            TimerAlarm(ring: TimerAlarm.Ring(interval: 1, limit: 5), warning: nil, ringCount: 5, outcome: .unanswered),
+            TimerAlarm(
+                ring: TimerAlarm.Ring(interval: 30, limit: 600), warning: nil, ringCount: 2, outcome: .acknowledged),
+            TimerAlarm(ring: nil, warning: 0.5),
+        ] {
+            var record = finishedWithAction
+            record.alarm = alarm
+            #expect(try decode(record.binaryEncoded).alarm == alarm)
+        }
+        var acknowledged = finishedWithAction
+        acknowledged.extensions = [
+            .alarm(TimerAlarm(ring: TimerAlarm.Ring(interval: 30, limit: 600), warning: nil, outcome: .acknowledged))
+        ]
+        // Flags 9: rings (1) and an outcome (8), acknowledged being code 0.
+        #expect(Array(acknowledged.binaryEncoded.suffix(43).prefix(2)) == [1, 9])
+    }
+
+    @Test("Damage is refused with the field and the offset: version, flags, a ring interval out of range, length")
+    func damage() throws {
+        var alone = finishedWithAction
+        alone.extensions = []
+        let prefix = Array(alone.binaryEncoded.dropLast(4))  // the record without its empty trailer count
+        let bodyStart = prefix.count + 4 + 2 + 4
+        let good = Self.body(
+            flags: 1, interval: 30, limit: 600, warning: 0, rings: 0, snoozes: 0, snoozed: 0, outcome: 0)
+        #expect(try decode(prefix + trailer(tag: 6, good)).alarm?.ring == TimerAlarm.Ring(interval: 30, limit: 600))
+        var version = good
+        version[0] = 2
+        #expect(
+            throws: BinaryReader.Problem.invalid(field: "alarm version", offset: bodyStart, reason: "unknown version 2")
+        ) { try decode(prefix + trailer(tag: 6, version)) }
+        var flags = good
+        flags[1] = 16
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "alarm flags", offset: bodyStart + 1, reason: "unknown flag bits 16")
+        ) { try decode(prefix + trailer(tag: 6, flags)) }
+        let slow = Self.body(
+            flags: 1, interval: 86_401, limit: 600, warning: 0, rings: 0, snoozes: 0, snoozed: 0, outcome: 0)
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "alarm ring interval", offset: bodyStart + 2, reason: "86401.0, not > 0 and ≤ 86400")
+        ) { try decode(prefix + trailer(tag: 6, slow)) }
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "alarm extension", offset: bodyStart + 43, reason: "1 bytes of its announced length unread")
+        ) { try decode(prefix + trailer(tag: 6, good + [0])) }
+        #expect(throws: BinaryReader.Problem.self) { try decode(prefix + trailer(tag: 6, Array(good.dropLast()))) }
+    }
+}

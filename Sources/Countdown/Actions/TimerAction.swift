@@ -49,6 +49,11 @@ public struct TimerAction: Sendable, Hashable {
         case missed
         /// A recurring timer (`--on`, `--every`) reached one of its elapses on time.
         case elapsed
+        /// A ringing timer (`--ring`) rang again after its first ring (only the notification is shown
+        /// again; the command ran at the first ring, trigger `finished`).
+        case ringing
+        /// An alarm's warning (`--warn`) came (only the notification is shown; no command runs).
+        case warning
     }
 
     /// Creates an action.

@@ -30,6 +30,9 @@ extension TimerEngine {
         public var trigger: TimerAction.Trigger
         /// The action's command, directory and captured environment.
         public var action: TimerAction
+        /// The timer's alarm (`--ring`, `--warn`) as it was when the run became due, or `nil`: what
+        /// the notification says of a ring or a warning.
+        public var alarm: TimerAlarm? = nil
     }
 
     /// Returns the action runs that became due since the last call, and forgets them.
@@ -118,16 +121,20 @@ extension TimerEngine {
     /// nothing when the timer has no action. Called once per finish (``end(_:as:at:wall:reportedAs:)``
     /// finishes a timer once; a restored finished timer is not finished again), so each event runs
     /// the action once; a timer started again (a restart) finishes, and acts, again.
-    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger) {
+    ///
+    /// An alarm's later rings and its warning (triggers `ringing` and `warning`) pass `onlyNotify`:
+    /// they show the notification again and run no command.
+    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger, onlyNotify: Bool = false)
+    {
         guard var action = record.action else { return }
         let wall = clock.wallNow()
-        for kind in action.kinds {
+        for kind in action.kinds where !onlyNotify || kind == .notify {
             action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
             dueActions.append(
                 DueAction(
                     timerID: record.id, name: record.name, owner: record.owner,
                     duration: record.durations.reduce(0, +), kind: kind,
-                    trigger: trigger, action: action))
+                    trigger: trigger, action: action, alarm: record.alarm))
         }
         if action.runs.count > Self.maximumActionRuns {
             action.runs.removeFirst(action.runs.count - Self.maximumActionRuns)

@@ -4,7 +4,7 @@
 /// A start writes its owner's entry (the id list and the live count) and, for a non-root caller,
 /// first reads its live count for the quota: with a `[UInt32: OwnerTimers]` dictionary that was one
 /// or two hashed probes per start (SipHash of the uid, a tenth of
-/// ``TimerEngine/start(durations:name:owner:quota:action:wake:)`` in callgrind). Requests come
+/// ``TimerEngine/start(durations:name:owner:quota:action:wake:alarm:)`` in callgrind). Requests come
 /// in runs from one connection, hence one uid, so a read or write of the owner last written skips
 /// the hash; any other owner costs the one probe it cost before. Removing an owner moves the last
 /// entry into its slot (O(1)).

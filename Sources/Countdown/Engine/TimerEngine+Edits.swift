@@ -121,6 +121,7 @@ extension TimerEngine {
         record.wallDeadline = nil
         // A heartbeat timer watches afresh: no beats yet (a beat itself never resets them).
         if record.heartbeat != nil { record.heartbeat = TimerHeartbeat() }
+        Self.restarted(&record)
         timers[id] = record
         reschedule(record, id, now: now)
         let snapshot = record.snapshot(at: now, wallNow: wall)

@@ -20,7 +20,9 @@ extension TimerEngine {
     /// without a real-time clock), the first wall-clock step re-derives it (``wallClockChanged()``).
     /// A timer whose deadline passed while nothing ran is finished once, with its original end time
     /// and `missed: true` (like systemd's `Persistent=true`, systemd.timer(5)): the same rule as a
-    /// timer whose end passed during a suspend (docs/time.md). Paused timers keep their remaining time.
+    /// timer whose end passed during a suspend (docs/time.md), except an alarm (`--ring`), which
+    /// starts ringing then. Paused timers keep their remaining time; ringing timers go on at their
+    /// next ring due (``TimerAlarm``).
     ///
     /// - Parameters:
     ///   - snapshot: what ``snapshot`` returned in the earlier run.
@@ -79,6 +81,11 @@ extension TimerEngine {
                 } else {
                     record.runStartWall = anchor
                 }
+            } else if record.state == .ringing, !sameBoot {
+                // Rings are counted from when the ringing began: carried across the reboot by the
+                // wall clock, as a countdown's start is.
+                let rangFor = wall.timeIntervalSince(record.runStartWall ?? wall)
+                record.runStart = now.advanced(byNanoseconds: -Int64(max(0, min(rangFor, 1e9)) * 1e9))
             } else {
                 isRebased = false
             }
@@ -101,6 +108,9 @@ extension TimerEngine {
                     if let ending = ringRecurring(record.id, deadline: deadline, now: now, wall: wall, wasAway: true) {
                         missed.append(ending)
                     }
+                } else if deadline <= now, record.alarm?.ring != nil {
+                    // An alarm whose end passed while no daemon ran rings now (missed), for its limit.
+                    startRinging(record.id, deadline: deadline, now: now, wall: wall, wasAway: true)
                 } else if deadline <= now {
                     let ending = overdueEnding(of: record, deadline: deadline, now: now, wall: wall)
                     clockHistory.awaitingFirstStep[record.id] = nil
@@ -113,6 +123,10 @@ extension TimerEngine {
                 } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
                     queue.schedule(record.id, at: wake)
                 }
+            } else if let ring = record.nextRing {
+                // A ringing timer goes on at its next ring (or its limit): a ring already sent is
+                // counted in its record and not sent again; one that fell due meanwhile is due now.
+                queue.schedule(record.id, at: ring)
             }
         }
         for owner in endedByOwner.keys {

@@ -105,6 +105,10 @@ public struct TimerEngine: Sendable {
     /// (each delayed by a fixed pseudo-random part of it), so that hundreds due at once after a resume
     /// do not all ring in one instant; ≥ 0, default 5 s. Elapses on time are never delayed by it.
     public var catchUpSpread: Double = 5
+    /// Alarm transitions ``fireDueTimers(limit:)`` made without ending a timer since start-up: first
+    /// rings, later rings and warnings (TimerEngine+Alarm.swift). Each changed a record, so an owner
+    /// that compares it before and after a firing knows there is a change to save.
+    public internal(set) var alarmTransitionCount = 0
     /// Parsed calendar expressions by text, and zones by identifier (TimerEngine+Recurrence.swift).
     var recurrenceCache = RecurrenceCache()
 
@@ -133,18 +137,20 @@ public struct TimerEngine: Sendable {
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do when it finishes (``TimerAction``; its runs must be empty), or `nil`.
     ///   - wake: mark it to wake the machine from suspend at its end (``TimerExtension/wake``).
+    ///   - alarm: its warning and ring (``TimerAlarm``, `--warn`, `--ring`), or `nil`.
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)`,
     ///   `CountdownError.groupTooLong(_:)`, `CountdownError.invalidName(_:)`,
-    ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
+    ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`,
+    ///   `CountdownError.invalidAlarm(_:)` for a warning not shorter than the timer.
     /// - Complexity: O(log n) plus O(k) for k durations; the quota check reads a counter (O(1)).
     public mutating func start(
         durations: [Double], name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil,
-        wake: Bool = false
+        wake: Bool = false, alarm: TimerAlarm? = nil
     ) throws(CountdownError) -> TimerSnapshot {
         try start(
             durations: durations, wallDeadline: nil, name: name, owner: owner, quota: quota, action: action,
-            wake: wake)
+            wake: wake, alarm: alarm)
     }
 
     /// Starts a timer that ends at a wall-clock instant (`timerctl start --at`).
@@ -161,12 +167,14 @@ public struct TimerEngine: Sendable {
     ///   - quota: the most live timers `owner` may have, or `nil` for no limit.
     ///   - action: what to do when it finishes (``TimerAction``), or `nil`.
     ///   - wake: mark it to wake the machine from suspend at `deadline` (``TimerExtension/wake``).
+    ///   - alarm: its warning and ring (``TimerAlarm``, `--warn`, `--ring`), or `nil`.
     /// - Returns: the new timer, running.
     /// - Throws: `CountdownError.deadlineOutOfRange(_:now:)` when `deadline` is not in the next 366 days,
-    ///   and the errors of ``start(durations:name:owner:quota:action:wake:)`` for the name and the quota.
+    ///   and the errors of ``start(durations:name:owner:quota:action:wake:alarm:)`` for the name, the
+    ///   quota and the alarm.
     public mutating func start(
         at deadline: Date, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil, action: TimerAction? = nil,
-        wake: Bool = false
+        wake: Bool = false, alarm: TimerAlarm? = nil
     ) throws(CountdownError) -> TimerSnapshot {
         let wall = clock.wallNow()
         let seconds = deadline.timeIntervalSince(wall)
@@ -175,7 +183,7 @@ public struct TimerEngine: Sendable {
         }
         return try start(
             durations: [seconds], wallDeadline: deadline, name: name, owner: owner, quota: quota, action: action,
-            wake: wake)
+            wake: wake, alarm: alarm)
     }
 
     /// Starts a heartbeat timer (`timerctl start DURATION --heartbeat`): a plain countdown of
@@ -190,7 +198,7 @@ public struct TimerEngine: Sendable {
     ///   - action: what to do when it finishes, the alert (``TimerAction``), or `nil`.
     ///   - wake: mark it to wake the machine from suspend at its end (``TimerExtension/wake``).
     /// - Returns: the new timer, running, with a ``TimerSnapshot/heartbeat`` of no beats.
-    /// - Throws: the errors of ``start(durations:name:owner:quota:action:wake:)``.
+    /// - Throws: the errors of ``start(durations:name:owner:quota:action:wake:alarm:)``.
     /// - Complexity: O(log n).
     public mutating func start(
         heartbeat seconds: Double, name: String? = nil, owner: UInt32 = 0, quota: Int? = nil,
@@ -237,12 +245,14 @@ public struct TimerEngine: Sendable {
         return count
     }
 
-    /// Starts a countdown or group; `marks` are further extensions (a series' run mark).
+    /// Starts a countdown or group; `alarm` is its warning and ringing (`--warn`, `--ring`), `marks`
+    /// further extensions (a series' run mark).
     mutating func start(
         durations: [Double], wallDeadline: Date?, name: String?, owner: UInt32, quota: Int?, action: TimerAction?,
-        heartbeat: TimerHeartbeat? = nil, wake: Bool, marks: [TimerExtension] = []
+        heartbeat: TimerHeartbeat? = nil, wake: Bool, alarm: TimerAlarm? = nil, marks: [TimerExtension] = []
     ) throws(CountdownError) -> TimerSnapshot {
         try Self.validateGroup(durations)
+        if let alarm { try Self.validate(alarm, duration: durations.reduce(0, +)) }
         let name = name.map(TimerName.normalized)
         if let name {
             guard TimerName.isValid(name) else { throw .invalidName(name) }
@@ -265,7 +275,7 @@ public struct TimerEngine: Sendable {
             runStartWall: wall, createdAt: wall, startedAt: wall, endedAt: nil, missed: false, owner: owner,
             wallDeadline: wallDeadline,
             extensions: (action.map { [.action($0)] } ?? []) + (heartbeat.map { [.heartbeat($0)] } ?? [])
-                + (wake ? [.wake] : []) + marks)
+                + (wake ? [.wake] : []) + (alarm.map { [.alarm($0)] } ?? []) + marks)
         // The reply's instants are those the timer was just created with (one clock reading). The
         // snapshot and the wake are read before the record moves into the table, so that the
         // record is not copied.
@@ -297,7 +307,7 @@ public struct TimerEngine: Sendable {
     /// A validated duration in seconds as whole nanoseconds, at least 1 (what every start stores).
     static func nanoseconds(ofSeconds seconds: Double) -> Int64 { max(1, Int64((seconds * 1e9).rounded())) }
 
-    /// Stops (cancels) a running or paused timer; for a group, every unfinished child.
+    /// Stops (cancels) a running, paused or ringing timer; for a group, every unfinished child.
     ///
     /// - Parameters:
     ///   - reference: the timer's id or name.
@@ -310,7 +320,7 @@ public struct TimerEngine: Sendable {
         _ reference: TimerReference, requester: UInt32? = nil
     ) throws(CountdownError) -> TimerEnding {
         let id = try resolve(reference, requester: requester)
-        try requireState(id, in: [.running, .paused], for: .stop)
+        try requireState(id, in: [.running, .paused, .ringing], for: .stop)
         let now = clock.now()
         return end(id, as: .stopped, at: now, wall: clock.wallNow())
     }
@@ -428,6 +438,10 @@ public struct TimerEngine: Sendable {
         let wall = clock.wallNow()
         var endings: [TimerEnding] = []
         for entry in due {
+            if timers[entry.id]?.state == .ringing {
+                if let ending = ringAgain(entry.id, now: now, wall: wall) { endings.append(ending) }
+                continue
+            }
             guard let record = timers[entry.id], let deadline = record.deadline else { continue }
             reportSteps(of: record, since: entry.deadline, now: now, wall: wall)
             // A step that moved the end into the past makes a catch-up too (recorded by wallClockChanged).
@@ -439,6 +453,11 @@ public struct TimerEngine: Sendable {
                 if let ending = ringRecurring(entry.id, deadline: deadline, now: now, wall: wall, wasAway: wasAway) {
                     endings.append(ending)
                 }
+            } else if deadline <= now, record.alarm?.ring != nil {
+                let wasAway = passedWhileAway(deadline)
+                recordFiring(lateness: now.nanoseconds(since: deadline), catchUp: wasAway || stepped)
+                firedByOwner[record.owner, default: 0] += 1
+                startRinging(entry.id, deadline: deadline, now: now, wall: wall, wasAway: wasAway)
             } else if deadline <= now {
                 let wasAway = passedWhileAway(deadline)
                 recordFiring(lateness: now.nanoseconds(since: deadline), catchUp: wasAway || stepped)
@@ -449,8 +468,12 @@ public struct TimerEngine: Sendable {
                     end(
                         entry.id, as: .finished, at: now, wall: ending.endedAt,
                         reportedAs: ending.missed ? .missed : nil))
-            } else if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
-                queue.schedule(entry.id, at: wake)
+            } else {
+                // Not yet at its end: a group's step (reported above) or an alarm's warning.
+                let record = warnIfDue(entry.id, now: now, wall: wall) ?? record
+                if let wake = record.nextWake(at: now, stepsChildren: eventRecording == .buffered) {
+                    queue.schedule(entry.id, at: wake)
+                }
             }
         }
         return endings
@@ -503,8 +526,11 @@ public struct TimerEngine: Sendable {
         }
     }
 
+    /// Ends a timer as `state`; `runsActions` is `false` for an alarm whose ringing ends (its action
+    /// ran at its first ring).
     mutating func end(
-        _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil
+        _ id: UInt64, as state: TimerState, at now: BootInstant, wall: Date, reportedAs kind: TimerEvent.Kind? = nil,
+        runsActions: Bool = true
     ) -> TimerEnding {
         guard var record = timers[id] else { return TimerEnding(timer: missingSnapshot(id, at: wall)) }
         if record.state.isLive { countLiveEnd(of: record.owner) }
@@ -520,7 +546,7 @@ public struct TimerEngine: Sendable {
             recurrence.nextElapse = nil
             recurrence.pendingMissed = 0
             record.recurrence = recurrence
-        } else if state == .finished {
+        } else if state == .finished, runsActions {
             scheduleActions(of: &record, trigger: kind == .missed ? .missed : .finished)
         }
         timers[id] = record

@@ -46,6 +46,16 @@ public struct TimerEvent: Sendable, Hashable {
         /// to its next one. `missed` is 0 for an elapse rung on time, and for a catch-up the number of
         /// elapses that passed while timerd could not ring them and that this one event stands for.
         case elapsed(missed: Int)
+        /// An alarm's warning (`--warn`): its end is that many seconds away (the event's `date` is
+        /// when the warning was due).
+        case warning
+        /// A timer started with `--ring` rings: its `ring`-th ring (1 at its end) since the ringing
+        /// began; it is `TimerState.ringing` until acknowledged, snoozed or left unanswered.
+        case ringing(ring: Int)
+        /// A ringing timer was snoozed: it runs again for that many seconds.
+        case snoozed(by: Double)
+        /// A ringing timer was left unanswered until its ring limit: it ended as finished.
+        case unanswered
 
         /// The kind without its payload, for filters.
         public var name: Name {
@@ -64,6 +74,10 @@ public struct TimerEvent: Sendable, Hashable {
             case .removed: return .removed
             case .action: return .action
             case .elapsed: return .elapsed
+            case .warning: return .warning
+            case .ringing: return .ringing
+            case .snoozed: return .snoozed
+            case .unanswered: return .unanswered
             }
         }
     }
@@ -103,6 +117,14 @@ public struct TimerEvent: Sendable, Hashable {
         case action
         /// ``Kind/elapsed(missed:)``.
         case elapsed
+        /// ``Kind/warning``.
+        case warning
+        /// ``Kind/ringing(ring:)``.
+        case ringing
+        /// ``Kind/snoozed(by:)``.
+        case snoozed
+        /// ``Kind/unanswered``.
+        case unanswered
     }
 
     /// How an on-finish action run ended: the payload of ``Kind/action(_:)``, on the wire

@@ -3,7 +3,8 @@
 /// the bytes; `TimerRecord+BinaryCoding.swift`).
 ///
 /// Tags: 1 is ``action(_:)``; 2 is ``recurrence(_:)``; 3 is ``heartbeat(_:)``; 4 is ``wake``; 5 is
-/// ``seriesGroup(_:)`` on a series and ``seriesRun(series:)`` on its runs; others are free. An extension this
+/// ``seriesGroup(_:)`` on a series and ``seriesRun(series:)`` on its runs; 6 is ``alarm(_:)``; others
+/// are free. An extension this
 /// build does not know is kept as ``unknown(tag:bytes:)`` and written back verbatim, so that an
 /// older daemon never loses what a newer one stored.
 public enum TimerExtension: Sendable, Hashable {
@@ -19,6 +20,8 @@ public enum TimerExtension: Sendable, Hashable {
     case seriesGroup(SeriesGroup)
     /// Tag 5 on a run a series started: the series' id.
     case seriesRun(series: UInt64)
+    /// Tag 6: the warning and the ringing of an alarm (`--warn`, `--ring`) and where they stand.
+    case alarm(TimerAlarm)
     /// A tag this build does not read, with its bytes as stored.
     case unknown(tag: UInt16, bytes: [UInt8])
 
@@ -32,6 +35,8 @@ public enum TimerExtension: Sendable, Hashable {
     public static let wakeTag: UInt16 = 4
     /// The tag of ``seriesGroup(_:)`` and ``seriesRun(series:)`` (one tag, told apart by a role byte).
     public static let seriesTag: UInt16 = 5
+    /// The tag of ``alarm(_:)``.
+    public static let alarmTag: UInt16 = 6
 
     /// The extension's tag in the trailer.
     public var tag: UInt16 {
@@ -41,6 +46,7 @@ public enum TimerExtension: Sendable, Hashable {
         case .heartbeat: return Self.heartbeatTag
         case .wake: return Self.wakeTag
         case .seriesGroup, .seriesRun: return Self.seriesTag
+        case .alarm: return Self.alarmTag
         case .unknown(let tag, _): return tag
         }
     }

@@ -1,14 +1,43 @@
 extension TimerRecord {
-    /// The next instant the engine must look at a running timer: with `stepsChildren`, the end of
-    /// its current child for a group (so that the step to the next child is reported when it
-    /// happens); else its deadline.
+    /// The next instant the engine must look at a running or ringing timer: with `stepsChildren`,
+    /// the end of its current child for a group (so that the step to the next child is reported
+    /// when it happens); else its deadline; an alarm's warning (``TimerAlarm/warning``) when it
+    /// comes first and was not sent yet. For a ringing timer: its next ring, or its ring limit
+    /// when that comes first.
     ///
     /// - Parameters:
     ///   - now: the boot-time instant to look from.
     ///   - stepsChildren: whether group steps are reported (the engine records events).
-    /// - Returns: the instant, or `nil` unless running.
+    /// - Returns: the instant, or `nil` unless running or ringing.
     /// - Complexity: O(k) for a group of k children.
     func nextWake(at now: BootInstant, stepsChildren: Bool) -> BootInstant? {
+        if state == .ringing { return nextRing }
+        guard let wake = nextBoundary(at: now, stepsChildren: stepsChildren) else { return nil }
+        if let warningInstant, warningInstant < wake { return warningInstant }
+        return wake
+    }
+
+    /// The instant an unsent warning is due (the deadline less ``TimerAlarm/warning``), or `nil`
+    /// when the timer is not running, has no warning, or sent it.
+    var warningInstant: BootInstant? {
+        guard spill != nil, let alarm, let warning = alarm.warning, !alarm.isWarned, let deadline else { return nil }
+        return deadline.advanced(byNanoseconds: -Int64((warning * 1e9).rounded()))
+    }
+
+    /// A ringing timer's next ring (ring n + 1 is due ``TimerAlarm/Ring/interval`` × n after the
+    /// ringing began, at `runStart`), or its ring limit when that comes first; `nil` unless ringing.
+    var nextRing: BootInstant? {
+        guard state == .ringing, let alarm, let ring = alarm.ring, let runStart else { return nil }
+        let limit = runStart.advanced(byNanoseconds: Int64((ring.limit * 1e9).rounded()))
+        // A damaged count cannot overflow the product: past the limit, the limit is what is due.
+        let (offset, overflow) = Int64((ring.interval * 1e9).rounded())
+            .multipliedReportingOverflow(by: Int64(alarm.ringCount))
+        guard !overflow else { return limit }
+        return min(runStart.advanced(byNanoseconds: offset), limit)
+    }
+
+    /// ``nextWake(at:stepsChildren:)`` without the alarm's warning.
+    private func nextBoundary(at now: BootInstant, stepsChildren: Bool) -> BootInstant? {
         guard let deadline, let runStart else { return nil }
         guard stepsChildren, let nanoseconds = groupNanoseconds else { return deadline }
         let elapsed = elapsedNanoseconds(at: now)

@@ -403,7 +403,7 @@ extension TimerRecord {
             let totalUnits = Self.unitCount(ofNanoseconds: total)
             progress = ProgressTree.leafSnapshot(
                 totalUnitCount: totalUnits,
-                completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
+                completedUnitCount: state == .finished || state == .ringing ? totalUnits : elapsed / 1_000_000,
                 isCancelled: state == .stopped, isPaused: state == .paused)
         }
         let endsAt = state == .running ? endsAt(now: now, wallNow: wallNow) : nil
@@ -418,11 +418,11 @@ extension TimerRecord {
             }
             extras = TimerSnapshot.extras(
                 currentChild: isGroup ? currentChild : nil, children: children, recurrence: series,
-                heartbeat: heartbeat, wake: isWake)
+                heartbeat: heartbeat, wake: isWake, alarm: alarm)
         }
         return TimerSnapshot(
             id: id, name: name, state: state, duration: totalSeconds,
-            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            remaining: state == .finished || state == .ringing ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAt, startedAt: startedAt,
             endedAt: endedAt, endsAt: endsAt, missed: missed, extras: extras)
     }
@@ -440,7 +440,7 @@ extension TimerRecord {
         let totalUnits = Self.unitCount(ofNanoseconds: total)
         let progress = ProgressTree.leafSnapshot(
             totalUnitCount: totalUnits,
-            completedUnitCount: state == .finished ? totalUnits : elapsed / 1_000_000,
+            completedUnitCount: state == .finished || state == .ringing ? totalUnits : elapsed / 1_000_000,
             isCancelled: state == .stopped, isPaused: state == .paused)
         var endsAt: Date?
         if state == .running, runStartNanoseconds != .min {
@@ -450,7 +450,7 @@ extension TimerRecord {
         }
         return TimerSnapshot(
             id: id, name: nil, state: state, duration: Double(total) / 1e9,
-            remaining: state == .finished ? 0 : Double(total - elapsed) / 1e9,
+            remaining: state == .finished || state == .ringing ? 0 : Double(total - elapsed) / 1e9,
             elapsed: Double(elapsed) / 1e9, progress: progress, createdAt: createdAtStored,
             startedAt: createdAtStored, endedAt: wallSlot == .endedAt ? Self.date(wallBits) : nil, endsAt: endsAt,
             missed: missed, extras: nil)
@@ -470,7 +470,7 @@ extension TimerRecord {
         for (index, segment) in groupSegments.enumerated() {
             let childElapsed = min(max(0, elapsed - offset), segment)
             let childUnits = Self.unitCount(ofNanoseconds: segment)
-            let childDone = state == .finished || childElapsed == segment
+            let childDone = state == .finished || state == .ringing || childElapsed == segment
             let childState: TimerState
             if childDone {
                 childState = .finished

@@ -71,7 +71,8 @@ public struct TimerSnapshot: Sendable, Hashable {
         get { extras?.currentChild }
         set {
             setExtras(
-                currentChild: newValue, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake)
+                currentChild: newValue, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake,
+                alarm: alarm)
         }
     }
     /// For a group: its children in order; empty for a plain timer.
@@ -79,8 +80,9 @@ public struct TimerSnapshot: Sendable, Hashable {
         get { extras?.children ?? [] }
         set {
             setExtras(
-                currentChild: currentChild, children: newValue, recurrence: recurrence, heartbeat: heartbeat, wake: wake
-            )
+                currentChild: currentChild, children: newValue, recurrence: recurrence, heartbeat: heartbeat,
+                wake: wake,
+                alarm: alarm)
         }
     }
     /// For a recurring timer (`--on`, `--every`): its rule and series; `nil` for a one-shot timer.
@@ -89,7 +91,8 @@ public struct TimerSnapshot: Sendable, Hashable {
         get { extras?.recurrence }
         set {
             setExtras(
-                currentChild: currentChild, children: children, recurrence: newValue, heartbeat: heartbeat, wake: wake)
+                currentChild: currentChild, children: children, recurrence: newValue, heartbeat: heartbeat, wake: wake,
+                alarm: alarm)
         }
     }
     /// For a heartbeat timer (`--heartbeat`): its beats so far; `nil` for any other timer.
@@ -97,7 +100,8 @@ public struct TimerSnapshot: Sendable, Hashable {
         get { extras?.heartbeat }
         set {
             setExtras(
-                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: newValue, wake: wake)
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: newValue, wake: wake,
+                alarm: alarm)
         }
     }
     /// Whether the timer wakes the machine from suspend at its end (`--wake`, ``TimerExtension/wake``).
@@ -106,7 +110,17 @@ public struct TimerSnapshot: Sendable, Hashable {
         set {
             setExtras(
                 currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat,
-                wake: newValue)
+                wake: newValue, alarm: alarm)
+        }
+    }
+    /// For an alarm (`--warn`, `--ring`): its rule and where its warning and ringing stand; `nil`
+    /// for any other timer.
+    public var alarm: TimerAlarm? {
+        get { extras?.alarm }
+        set {
+            setExtras(
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat,
+                wake: wake, alarm: newValue)
         }
     }
 
@@ -124,22 +138,25 @@ public struct TimerSnapshot: Sendable, Hashable {
         let recurrence: RecurrenceSnapshot?
         let heartbeat: TimerHeartbeat?
         let wake: Bool
+        let alarm: TimerAlarm?
 
         init(
             currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil,
-            wake: Bool = false
+            wake: Bool = false, alarm: TimerAlarm? = nil
         ) {
             self.currentChild = currentChild
             self.children = children
             self.recurrence = recurrence
             self.heartbeat = heartbeat
             self.wake = wake
+            self.alarm = alarm
         }
 
         static func == (lhs: Extras, rhs: Extras) -> Bool {
             lhs === rhs
                 || (lhs.currentChild == rhs.currentChild && lhs.children == rhs.children
-                    && lhs.recurrence == rhs.recurrence && lhs.heartbeat == rhs.heartbeat && lhs.wake == rhs.wake)
+                    && lhs.recurrence == rhs.recurrence && lhs.heartbeat == rhs.heartbeat && lhs.wake == rhs.wake
+                    && lhs.alarm == rhs.alarm)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -148,14 +165,17 @@ public struct TimerSnapshot: Sendable, Hashable {
             hasher.combine(recurrence)
             hasher.combine(heartbeat)
             hasher.combine(wake)
+            hasher.combine(alarm)
         }
     }
 
     private mutating func setExtras(
-        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat?, wake: Bool
+        currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat?, wake: Bool,
+        alarm: TimerAlarm?
     ) {
         extras = Self.extras(
-            currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake)
+            currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake,
+            alarm: alarm)
     }
 
     /// Creates a snapshot; see the properties for each field's meaning.
@@ -198,13 +218,14 @@ public struct TimerSnapshot: Sendable, Hashable {
     /// when all five are empty (the canonical form ``extras`` keeps).
     static func extras(
         currentChild: Int?, children: [Child], recurrence: RecurrenceSnapshot?, heartbeat: TimerHeartbeat? = nil,
-        wake: Bool = false
+        wake: Bool = false, alarm: TimerAlarm? = nil
     ) -> Extras? {
-        currentChild == nil && children.isEmpty && recurrence == nil && heartbeat == nil && !wake
+        currentChild == nil && children.isEmpty && recurrence == nil && heartbeat == nil && !wake && alarm == nil
             ? nil
             : Extras(
-                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat, wake: wake
-            )
+                currentChild: currentChild, children: children, recurrence: recurrence, heartbeat: heartbeat,
+                wake: wake,
+                alarm: alarm)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -236,6 +236,9 @@ extension PostgresStore {
         case (_, .paused): return "paused"
         case (_, .finished): return "finished"
         case (_, .stopped): return "stopped"
+        // Not written: a one-host daemon on this store refuses "ring" (the schema's state check has
+        // no ringing), so no record reaches this store ringing.
+        case (_, .ringing): return "ringing"
         }
     }
 

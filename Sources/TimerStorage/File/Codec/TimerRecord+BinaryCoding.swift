@@ -14,7 +14,7 @@ import TimerModel
 // | bytes | field |
 // |---|---|
 // | 0–7 | id, UInt64 |
-// | 8 | state: 0 running, 1 paused, 2 finished, 3 stopped, 4 pending |
+// | 8 | state: 0 running, 1 paused, 2 finished, 3 stopped, 4 pending, 5 ringing |
 // | 9 | presence flags: 1 missed, 2 name, 4 runStart, 8 runStartWall, 16 endedAt, 32 wallDeadline |
 // | 10–13 | owner, UInt32 |
 // | 14–21 | accumulatedNanoseconds, Int64 |
@@ -41,7 +41,7 @@ extension TimerRecord {
         static let all: UInt8 = 63
     }
 
-    private static let stateCodes: [TimerState] = [.running, .paused, .finished, .stopped, .pending]
+    private static let stateCodes: [TimerState] = [.running, .paused, .finished, .stopped, .pending, .ringing]
 
     private static func code(of state: TimerState) -> UInt8 {
         switch state {
@@ -50,6 +50,7 @@ extension TimerRecord {
         case .finished: return 2
         case .stopped: return 3
         case .pending: return 4
+        case .ringing: return 5
         }
     }
 

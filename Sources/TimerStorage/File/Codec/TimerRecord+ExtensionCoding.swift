@@ -11,7 +11,8 @@ import Countdown
 // that many bytes. A reader that does not know a tag keeps its bytes verbatim (written back as they
 // came), so a newer daemon's data survives an older one. Tags: 1 the on-finish action (below);
 // 2 recurrence (`TimerRecurrence`, below); 3 the heartbeat mark (`TimerHeartbeat`, below); 4 the wake
-// mark (`TimerExtension.wake`, below); 5 a series' group or a run's series (`SeriesGroup`, below).
+// mark (`TimerExtension.wake`, below); 5 a series' group or a run's series (`SeriesGroup`, below);
+// 6 the alarm (`TimerAlarm`, below).
 //
 // Tag 1, the on-finish action (`TimerAction`), all little-endian:
 //
@@ -21,7 +22,7 @@ import Countdown
 // | command | when flag 1: a UInt32 byte count and UTF-8 |
 // | workingDirectory | a UInt32 byte count and UTF-8 |
 // | environment | UInt32 count, then per variable its name and its value as strings |
-// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed, 2 elapsed), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed, 2 elapsed, 3 ringing, 4 warning), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
 //
 // Tag 2, the recurrence (`TimerRecurrence`), all little-endian:
 //
@@ -63,6 +64,18 @@ import Countdown
 // | role 0: flags | UInt8: 1 a run is queued |
 // | role 0: runCount, skippedCount | UInt64 each |
 // | role 1: series | UInt64, the series' id |
+//
+// Tag 6, the alarm (`--warn`, `--ring`; `TimerAlarm`), all little-endian, 43 bytes:
+//
+// | field | form |
+// |---|---|
+// | version | UInt8: 1 |
+// | flags | UInt8: 1 rings, 2 warns, 4 warned, 8 outcome present |
+// | ring interval, ring limit | Double seconds each (0 when it does not ring); > 0 and ≤ 1 day, > 0 and ≤ 366 days |
+// | warning | Double seconds (0 when it does not warn); > 0 and ≤ 366 days |
+// | ringCount, snoozeCount | UInt32 each |
+// | snoozedNanoseconds | Int64, ≥ 0 |
+// | outcome | UInt8: 0 acknowledged, 1 unanswered (0 when absent) |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -116,6 +129,11 @@ extension TimerRecord {
                 writer.write(UInt8(1))
                 writer.write(UInt8(1))
                 writer.write(series)
+            case .alarm(let alarm):
+                var body = BinaryWriter(capacity: 43)
+                Self.encode(alarm, to: &body)
+                writer.write(UInt32(body.bytes.count))
+                writer.write(raw: body.bytes)
             case .unknown(_, let bytes):
                 writer.write(UInt32(bytes.count))
                 writer.write(raw: bytes)
@@ -182,6 +200,14 @@ extension TimerRecord {
                         reason: "\(end - reader.offset) bytes of its announced length unread")
                 }
                 extensions.append(item)
+            case TimerExtension.alarmTag:
+                let alarm = try decodeAlarm(from: &reader)
+                guard reader.offset == end else {
+                    throw .invalid(
+                        field: "alarm extension", offset: reader.offset,
+                        reason: "\(end - reader.offset) bytes of its announced length unread")
+                }
+                extensions.append(.alarm(alarm))
             default:
                 extensions.append(.unknown(tag: tag, bytes: try reader.readBytes(length, "extension \(tag)")))
             }
@@ -312,6 +338,78 @@ extension TimerRecord {
         return TimerHeartbeat(beatCount: count, lastBeatAt: try optionalDate(from: &reader, "heartbeat last beat"))
     }
 
+    private enum AlarmFlag {
+        static let rings: UInt8 = 1
+        static let warns: UInt8 = 2
+        static let warned: UInt8 = 4
+        static let outcome: UInt8 = 8
+        static let all: UInt8 = 15
+    }
+
+    private static let alarmOutcomes: [TimerAlarm.Outcome] = [.acknowledged, .unanswered]
+
+    private static func encode(_ alarm: TimerAlarm, to writer: inout BinaryWriter) {
+        writer.write(UInt8(1))
+        var flags: UInt8 = 0
+        if alarm.ring != nil { flags |= AlarmFlag.rings }
+        if alarm.warning != nil { flags |= AlarmFlag.warns }
+        if alarm.isWarned { flags |= AlarmFlag.warned }
+        if alarm.outcome != nil { flags |= AlarmFlag.outcome }
+        writer.write(flags)
+        writer.write(alarm.ring?.interval ?? 0)
+        writer.write(alarm.ring?.limit ?? 0)
+        writer.write(alarm.warning ?? 0)
+        writer.write(alarm.ringCount)
+        writer.write(alarm.snoozeCount)
+        writer.write(alarm.snoozedNanoseconds)
+        writer.write(UInt8(alarm.outcome.flatMap { alarmOutcomes.firstIndex(of: $0) } ?? 0))
+    }
+
+    private static func decodeAlarm(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> TimerAlarm {
+        let versionOffset = reader.offset
+        let version = try reader.readUInt8("alarm version")
+        guard version == 1 else {
+            throw .invalid(field: "alarm version", offset: versionOffset, reason: "unknown version \(version)")
+        }
+        let flagsOffset = reader.offset
+        let flags = try reader.readUInt8("alarm flags")
+        guard flags & ~AlarmFlag.all == 0 else {
+            throw .invalid(
+                field: "alarm flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~AlarmFlag.all)")
+        }
+        let interval = try seconds(
+            from: &reader, "alarm ring interval", upTo: 86_400, present: flags & AlarmFlag.rings != 0)
+        let limit = try seconds(
+            from: &reader, "alarm ring limit", upTo: 31_622_400, present: flags & AlarmFlag.rings != 0)
+        let warning = try seconds(
+            from: &reader, "alarm warning", upTo: 31_622_400, present: flags & AlarmFlag.warns != 0)
+        let ringCount = try reader.readUInt32("alarm ring count")
+        let snoozeCount = try reader.readUInt32("alarm snooze count")
+        let snoozedOffset = reader.offset
+        let snoozed = try reader.readInt64("alarm snoozed nanoseconds")
+        guard snoozed >= 0 else {
+            throw .invalid(field: "alarm snoozed nanoseconds", offset: snoozedOffset, reason: "negative")
+        }
+        let outcome = try code(from: &reader, "alarm outcome", in: alarmOutcomes)
+        return TimerAlarm(
+            ring: interval.map { TimerAlarm.Ring(interval: $0, limit: limit ?? $0) }, warning: warning,
+            isWarned: flags & AlarmFlag.warned != 0, ringCount: ringCount, snoozeCount: snoozeCount,
+            snoozedNanoseconds: snoozed, outcome: flags & AlarmFlag.outcome != 0 ? outcome : nil)
+    }
+
+    /// Seconds of an alarm field: > 0 and ≤ `maximum` when `present`, else read and dropped.
+    private static func seconds(
+        from reader: inout BinaryReader, _ field: String, upTo maximum: Double, present: Bool
+    ) throws(BinaryReader.Problem) -> Double? {
+        let offset = reader.offset
+        let value = try reader.readFiniteDouble(field)
+        guard present else { return nil }
+        guard value > 0, value <= maximum else {
+            throw .invalid(field: field, offset: offset, reason: "\(value), not > 0 and ≤ \(Int(maximum))")
+        }
+        return value
+    }
+
     private static func flag(from reader: inout BinaryReader, _ field: String) throws(BinaryReader.Problem) -> Bool {
         let offset = reader.offset
         let value = try reader.readUInt8(field)
@@ -334,7 +432,7 @@ extension TimerRecord {
     }
 
     private static let kinds: [TimerAction.Kind] = [.exec, .notify]
-    private static let triggers: [TimerAction.Trigger] = [.finished, .missed, .elapsed]
+    private static let triggers: [TimerAction.Trigger] = [.finished, .missed, .elapsed, .ringing, .warning]
 
     private static func encode(_ action: TimerAction, to writer: inout BinaryWriter) {
         writer.write((action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0))

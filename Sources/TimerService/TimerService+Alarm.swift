@@ -1,0 +1,81 @@
+import Countdown
+import TimerModel
+import TimerProtocol
+
+/// Alarms (docs/protocol.md, `ring` and `warn` of `timer.start`, `timer.ack`, `timer.snooze`).
+extension TimerService {
+    /// The alarm a `timer.start` asks for: `"ring": true` rings at the end with the daemon's
+    /// ``ringRule``; `"warn"` (seconds, or a duration such as `"5m"`) warns that long before the end.
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: the alarm, or `nil` when neither is asked (`ring` absent, `null` or `false`, `warn`
+    ///   absent or `null`).
+    /// - Throws: `RPCError` `-32602` for a `ring` that is not a boolean, a `warn` that is not a
+    ///   positive duration, `ring` on a daemon that refuses it (``ringRefusal``), and either with `heartbeat`, `on` or `every` (a heartbeat's end is an
+    ///   alert already; a recurring timer's elapses go on by themselves).
+    func alarmRequest(_ params: JSONMembers) throws -> TimerAlarm? {
+        let rings: Bool
+        switch params["ring"] {
+        case .none, .some(.null), .some(.bool(false)): rings = false
+        case .some(.bool(true)): rings = true
+        case .some(let other): throw Self.typeError("ring", "a boolean", other, .timerStart)
+        }
+        let warning: Double?
+        switch params["warn"] {
+        case .none, .some(.null): warning = nil
+        case .some(.number(let seconds)):
+            try DurationParser.validate(seconds: seconds, as: DurationFormatter.number(seconds))
+            warning = seconds
+        case .some(.string(let text)): warning = try DurationParser.seconds(from: text)
+        case .some(let other):
+            throw Self.typeError("warn", "a number of seconds or a duration string such as \"5m\"", other, .timerStart)
+        }
+        guard rings || warning != nil else { return nil }
+        if rings, let ringRefusal { throw RPCError(.invalidParams, ringRefusal) }
+        let asked = [rings ? "\"ring\"" : nil, warning != nil ? "\"warn\"" : nil].compactMap { $0 }
+            .joined(separator: " and ")
+        if try Self.isHeartbeat(params) {
+            throw RPCError(
+                .invalidParams,
+                "\(asked) cannot be combined with \"heartbeat\": a heartbeat timer's end is already its alert, "
+                    + "run by its on-finish action")
+        }
+        for key in ["on", "every"] where params[key] != nil && params[key] != .null {
+            throw RPCError(
+                .invalidParams,
+                "\(asked) cannot be combined with \"\(key)\": a recurring timer goes on to its next elapse by "
+                    + "itself; use a one-shot timer (durations or at) to ring until answered")
+        }
+        return TimerAlarm(ring: rings ? ringRule : nil, warning: warning)
+    }
+
+    /// `timer.snooze`'s `for`: seconds or a duration string; ``snoozeSeconds`` when absent or `null`.
+    ///
+    /// - Throws: `RPCError` `-32602` for another type; `CountdownError` for a duration out of range.
+    func snoozeFor(_ params: JSONMembers) throws -> Double {
+        switch params["for"] {
+        case .none, .some(.null): return snoozeSeconds
+        case .some(.number(let seconds)):
+            try DurationParser.validate(seconds: seconds, as: DurationFormatter.number(seconds))
+            return seconds
+        case .some(.string(let text)): return try DurationParser.seconds(from: text)
+        case .some(let other):
+            throw Self.typeError("for", "a number of seconds or a duration string such as \"9m\"", other, .timerSnooze)
+        }
+    }
+
+    /// `; rings` / `; warns 5m before the end` for a start's log line.
+    static func alarmNote(_ alarm: TimerAlarm?) -> String {
+        guard let alarm else { return "" }
+        var note = ""
+        if let warning = alarm.warning {
+            note += "; warns \(DurationFormatter.compact(seconds: warning)) before the end"
+        }
+        if let ring = alarm.ring {
+            note +=
+                "; rings every \(DurationFormatter.compact(seconds: ring.interval)) for up to "
+                + DurationFormatter.compact(seconds: ring.limit)
+        }
+        return note
+    }
+}
