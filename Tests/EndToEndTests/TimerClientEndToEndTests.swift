@@ -205,7 +205,7 @@ private final class Collected: Sendable {
 /// TimerClient's alarm methods against timerd (docs/protocol.md, "Alarms").
 @Suite("TimerClient alarms against timerd")
 struct TimerClientAlarmEndToEndTests {
-    /// Polls `status` until the timer is ringing (its 0.2 s end plus the loop's firing), for up to 10 s.
+    /// Polls `status` until the timer is ringing (its end plus the loop's firing), for up to 10 s.
     private static func ringing(_ client: TimerClient, _ name: String) async throws -> TimerInfo {
         var timer = try await client.status(name)
         for _ in 0..<500 where timer.state != .ringing {
@@ -218,21 +218,27 @@ struct TimerClientAlarmEndToEndTests {
     @Test("start with an alarm rings; snooze runs it for the seconds asked; acknowledge finishes it")
     func ringSnoozeAcknowledge() async throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        // A ring a day: on a loaded machine the first look at the ringing timer may come later than
+        // the default 30 s interval, and the ring count must still be exactly 1.
+        let configPath = harness.directory + "/timerd.conf"
+        try "ring_interval=1d\nring_limit=2d\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        try harness.startDaemon(extraArguments: ["--config", configPath])
         let client = try await TimerClient.connect(path: harness.socketPath)
+        // The warning 0.5 s in and the end at 2 s: never due in one turn of the loop (a warning
+        // whose instant passes with the end's is not sent).
         let eggs = try await client.start(
-            durations: [0.2], name: "eggs", alarm: AlarmRequest(rings: true, warning: 0.1))
-        // timerd's default rule (30 s, 600 s) and the warning asked, not yet sent.
+            durations: [2], name: "eggs", alarm: AlarmRequest(rings: true, warning: 1.5))
+        // The rule of this timerd.conf (86,400 s, 172,800 s) and the warning asked, not yet sent.
         #expect(
             eggs.alarm
                 == AlarmInfo(
-                    outcome: nil, ringCount: 0, ringInterval: 30, ringLimit: 600, snoozeCount: 0, warned: false,
-                    warning: 0.1))
+                    outcome: nil, ringCount: 0, ringInterval: 86_400, ringLimit: 172_800, snoozeCount: 0,
+                    warned: false, warning: 1.5))
         let first = try await Self.ringing(client, "eggs")
         #expect(first.state == .ringing && first.alarm?.ringCount == 1 && first.alarm?.warned == true)
-        // 0.2 s and 60 s more; 60 s left (to the millisecond the reply was written at).
+        // 2 s and 60 s more; 60 s left (to the millisecond the reply was written at).
         let snoozed = try await client.snooze("eggs", seconds: 60)
-        #expect(snoozed.state == .running && snoozed.duration == 60.2 && snoozed.alarm?.snoozeCount == 1)
+        #expect(snoozed.state == .running && snoozed.duration == 62 && snoozed.alarm?.snoozeCount == 1)
         #expect(snoozed.remaining > 59.9 && snoozed.remaining <= 60)
         do {
             _ = try await client.acknowledge("eggs")
