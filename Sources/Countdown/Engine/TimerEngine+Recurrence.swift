@@ -67,7 +67,7 @@ extension TimerEngine {
     ///   randomized delay outside 0–366 days; `CountdownError.deadlineOutOfRange(_:now:)` for a
     ///   `from` not in the next 366 days; for a ``TimerEngine/RecurrenceRequest/group``,
     ///   `CountdownError.groupSizeOutOfRange(_:)`, `CountdownError.durationOutOfRange(_:)` and
-    ///   `CountdownError.groupTooLong(_:)` as ``start(durations:name:owner:quota:action:wake:)``; `CountdownError.invalidName(_:)`,
+    ///   `CountdownError.groupTooLong(_:)` as ``start(durations:name:owner:quota:action:wake:alarm:)``; `CountdownError.invalidName(_:)`,
     ///   `CountdownError.nameInUse(_:id:)`, `CountdownError.quotaExceeded(limit:)`.
     /// - Complexity: O(log n) plus one elapse search (O(n) with a quota).
     public mutating func start(
