@@ -1,3 +1,6 @@
+// Over 450 lines on purpose: the extension trailer's whole byte contract (the table of every tag's
+// layout, then its writer and its readers) stays in one file, so that a format change is read and
+// reviewed in one place beside docs/durability.md.
 import Countdown
 
 #if canImport(FoundationEssentials)
