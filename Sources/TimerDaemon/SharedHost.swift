@@ -495,8 +495,10 @@ final class SharedHost {
 
     /// Reads the outbox rows since ``cursor`` and turns them into wait replies and notifications.
     func followEvents() throws(PostgresError) -> TurnOutput {
-        let cursor = self.cursor
-        let (events, next) = try withQueue { queue throws(PostgresError) in try queue.followEvents(after: cursor) }
+        let (cursor, seen) = (self.cursor, lastSeq)
+        let (events, next) = try withQueue { queue throws(PostgresError) in
+            try queue.followEvents(after: cursor, afterSeq: seen)
+        }
         self.cursor = next
         var output = TurnOutput()
         for event in events {

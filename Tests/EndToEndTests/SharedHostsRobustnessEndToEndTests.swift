@@ -181,8 +181,8 @@ struct SharedHostsRobustnessEndToEndTests {
     }
 
     @Test(
-        "Behind pgbouncer: transaction pooling is refused at start with a clear error (both forms); session pooling works",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/pgbouncer")))
+        "Behind pgbouncer: transaction pooling is refused at start with a clear error (both forms); session pooling works"
+    )
     func pgbouncerPoolModes() throws {
         let cluster = try Cluster()
         func bouncer(_ mode: String) throws -> String {
@@ -229,7 +229,7 @@ struct SharedHostsRobustnessEndToEndTests {
     }
 
     @Test(
-        "A failover to a promoted standby that lacks acknowledged starts (asynchronous replication): their ids are never handed out again"
+        "A failover to a promoted standby that lacks acknowledged starts (asynchronous replication): their ids are never handed out again, and events written there reach every host"
     )
     func failoverNeverReusesIDs() throws {
         let cluster = try Cluster()
@@ -238,8 +238,8 @@ struct SharedHostsRobustnessEndToEndTests {
         let host = try Harness()
         try host.startDaemon(extraArguments: ["--store", both, "--shared", "--host-id", "f0"])
         /// Starts a timer named `name` and returns its id (timerctl prints `started ID "NAME": …`).
-        func start(_ name: String) -> Int? {
-            let run = host.ctl(["start", "1h", "--name", name])
+        func start(_ name: String, _ duration: String = "1h") -> Int? {
+            let run = host.ctl(["start", duration, "--name", name])
             guard run.status == 0 else { return nil }
             return run.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         }
@@ -256,22 +256,114 @@ struct SharedHostsRobustnessEndToEndTests {
         #expect(PostgresTestCluster.runScript(["detach", cluster.directory]).0 == 0)
         let lost = try ["b1", "b2", "b3"].map { try #require(start($0)) }
         #expect(lost == [4, 5, 6])
+        // 200 more transactions on the primary, each taking a transaction id (one `-c` each), then a
+        // start the host follows the outbox after: its cursor is now far past every transaction id
+        // the standby replayed, so the new primary's first ids are below it.
+        let burn = Harness.run(
+            "/usr/bin/env",
+            ["psql", cluster.store, "-Atq"]
+                + Array(repeating: ["-c", "SELECT pg_current_xact_id()"], count: 200).flatMap { $0 })
+        #expect(burn.status == 0, "\(burn)")
+        #expect(start("b4") == 7)
+        // The host is stopped through the failover; it sees the new primary only once the other host
+        // has written there, below its cursor.
+        let subscriber = try RawClient(path: host.socketPath)
+        _ = try subscriber.subscribe(#""events":["started"]"#)
+        let pid = try #require(host.daemon?.processIdentifier)
+        kill(pid, SIGSTOP)
         #expect(PostgresTestCluster.runScript(["down", cluster.directory]).0 == 0)
         #expect(PostgresTestCluster.runScript(["promote", cluster.directory]).0 == 0)
-        // The host finds the promoted standby (target_session_attrs=read-write) by itself.
+        // Another host finds the promoted standby (target_session_attrs=read-write).
+        let other = try Harness()
+        try other.startDaemon(extraArguments: ["--store", both, "--shared", "--host-id", "f1"])
         var after: Int?
         _ = SharedHostsEndToEndTests.await(15) {
-            after = start("c1")
+            let run = other.ctl(["start", "1h", "--name", "x1"])
+            after = run.status == 0 ? run.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
+            return after != nil
+        }
+        let id = try #require(after, "\(other.log().suffix(1_500))")
+        // The acknowledged starts b1…b4 are gone with the old primary (asynchronous replication
+        // allows that), but their ids are not given to new timers: the sequence moved on by
+        // PostgresTimerQueue.idGapAfterServerChange (1,000,000) past what the standby had.
+        #expect(id > 1_000_000 && id < 1_000_100, "x1 got id \(id)")
+        // 400 transactions on the new primary: its transaction ids pass the stopped host's cursor,
+        // so a cursor of transaction ids alone would skip x1's `started` row for good.
+        let burnNew = Harness.run(
+            "/usr/bin/env",
+            ["psql", standby, "-Atq"]
+                + Array(repeating: ["-c", "SELECT pg_current_xact_id()"], count: 400).flatMap { $0 })
+        #expect(burnNew.status == 0, "\(burnNew)")
+        kill(pid, SIGCONT)
+        // The resumed host reconnects and delivers x1's start: the outbox's `seq` moved on with the
+        // ids, and a host follows rows above the last `seq` it read whatever their transaction id.
+        var started: [String] = []
+        let deadline = Date().addingTimeInterval(15)
+        while started.isEmpty, let event = subscriber.nextNotification(timeout: deadline.timeIntervalSinceNow) {
+            if event.event == "started", let name = (event.params["timer"] as? [String: Any])?["name"] as? String {
+                started.append(name)
+            }
+        }
+        #expect(started == ["x1"], "\(host.log().suffix(2_000))")
+        let c1 = try #require(start("c1"), "\(host.log().suffix(1_500))")
+        #expect(c1 > id && c1 < 1_000_100)
+        let names = Harness.run(
+            "/usr/bin/env", ["psql", standby, "-Atc", "SELECT string_agg(name, ',' ORDER BY id) FROM timerd_timers"])
+        #expect(names.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a1,a2,a3,x1,c1")
+        #expect(other.stopDaemon() == 0)
+        #expect(host.stopDaemon() == 0)
+    }
+
+    @Test(
+        "A failover to a synchronous standby: every acknowledged start is there, a timer running across it finishes once, its event reaches a subscriber"
+    )
+    func failoverSynchronous() throws {
+        let cluster = try Cluster()
+        let (status, output) = PostgresTestCluster.runScript(["standby", cluster.directory, "sync"])
+        let both = try #require(status == 0 ? output.split(separator: "\n").last.map(String.init) : nil, "\(output)")
+        #expect(cluster.sql("SELECT sync_state FROM pg_stat_replication") == "sync")
+        let host = try Harness()
+        try host.startDaemon(extraArguments: ["--store", both, "--shared", "--host-id", "s0"])
+        let subscriber = try RawClient(path: host.socketPath)
+        _ = try subscriber.subscribe(#""events":["finished"]"#)
+        /// Starts a timer named `name` and returns its id (timerctl prints `started ID "NAME": …`).
+        func start(_ name: String, _ duration: String) -> Int? {
+            let run = host.ctl(["start", duration, "--name", name])
+            guard run.status == 0 else { return nil }
+            return run.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        let before =
+            try ["a1", "a2", "a3"].map { try #require(start($0, "1h")) } + [try #require(start("across", "4s"))]
+        #expect(before == [1, 2, 3, 4])
+        // No wait for the standby: with synchronous replication, a start is acknowledged only after
+        // the standby flushed it, so all four are there when the primary stops at once.
+        #expect(PostgresTestCluster.runScript(["down", cluster.directory]).0 == 0)
+        #expect(PostgresTestCluster.runScript(["promote", cluster.directory]).0 == 0)
+        var after: Int?
+        _ = SharedHostsEndToEndTests.await(15) {
+            after = start("c1", "1s")
             return after != nil
         }
         let id = try #require(after, "\(host.log().suffix(1_500))")
-        // The acknowledged starts b1…b3 are gone with the old primary (asynchronous replication
-        // allows that), but their ids are not given to new timers: the sequence moved on by
-        // PostgresTimerQueue.idGapAfterServerChange (1,000,000) past what the standby had.
         #expect(id > 1_000_000 && id < 1_000_100, "c1 got id \(id)")
-        let names = Harness.run(
-            "/usr/bin/env", ["psql", standby, "-Atc", "SELECT string_agg(name, ',' ORDER BY id) FROM timerd_timers"])
-        #expect(names.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "a1,a2,a3,c1")
+        let standby = "host=\(cluster.directory)/standby-socket user=postgres dbname=postgres"
+        func standbySQL(_ query: String) -> String {
+            Harness.run("/usr/bin/env", ["psql", standby, "-Atc", query]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(standbySQL("SELECT string_agg(name, ',' ORDER BY id) FROM timerd_timers") == "a1,a2,a3,across,c1")
+        // The timer that ran across the failover and the one started after it each finish once,
+        // and the subscriber hears of both.
+        var finished: [String] = []
+        let deadline = Date().addingTimeInterval(15)
+        while finished.count < 2, let event = subscriber.nextNotification(timeout: deadline.timeIntervalSinceNow) {
+            if event.event == "finished", let name = (event.params["timer"] as? [String: Any])?["name"] as? String {
+                finished.append(name)
+            }
+        }
+        #expect(finished.sorted() == ["across", "c1"], "\(host.log().suffix(2_000))")
+        #expect(subscriber.nextNotification(timeout: 1) == nil)
+        #expect(standbySQL("SELECT count(*) FROM timerd_events WHERE timer_id = 4 AND kind = 'finished'") == "1")
         #expect(host.stopDaemon() == 0)
     }
 }

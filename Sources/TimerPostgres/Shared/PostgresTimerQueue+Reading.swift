@@ -365,11 +365,21 @@ extension PostgresTimerQueue {
     /// skipped: an event whose `seq` is smaller than one already read, because its transaction
     /// committed later, still comes (a `seq` cursor would lose it).
     ///
-    /// - Parameter cursor: the position the last call returned (or ``eventCursor()``).
+    /// Rows above `afterSeq` come too, whatever their transaction's id. That matters only after a
+    /// failover: a promoted standby's transaction ids continue from what it replayed, which can be
+    /// below a cursor taken on the old primary, while its `seq` values start past every `seq` the
+    /// old primary may have handed out (``checkIDs()`` moves the sequence on). In normal running no
+    /// row below the cursor is above `afterSeq`, since the call that moved the cursor past it read it.
+    ///
+    /// - Parameters:
+    ///   - cursor: the position the last call returned (or ``eventCursor()``).
+    ///   - afterSeq: the highest `seq` the caller has read (or ``lastEventSeq()``).
     /// - Returns: the rows and the position to pass next time.
     /// - Throws: ``PostgresError``.
     /// - Complexity: two round trips; O(n) in the rows.
-    public func followEvents(after cursor: String) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
+    public func followEvents(
+        after cursor: String, afterSeq: Int64 = .max
+    ) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
         let next = try eventCursor()
         guard next != cursor else { return ([], cursor) }
         let rows = try connection.queryPrepared(
@@ -379,9 +389,9 @@ extension PostgresTimerQueue {
                 \(Self.rowColumns)
             FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
                 LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
-            WHERE e.txid >= $1::xid8 AND e.txid < $2::xid8
+            WHERE (e.txid >= $1::xid8 OR e.seq > $3) AND e.txid < $2::xid8
             ORDER BY e.seq
-            """, [cursor, next])
+            """, [cursor, next, String(afterSeq)])
         return (Self.eventRows(rows), next)
     }
 

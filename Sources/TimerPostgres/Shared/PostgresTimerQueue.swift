@@ -170,7 +170,8 @@ public final class PostgresTimerQueue {
     /// the one-host store (`timerd_ids.next_id`), and moves it on by ``idGapAfterServerChange``
     /// when the database server started after the last check (`pg_postmaster_start_time()`): a
     /// restart, or a standby promoted after a failover, which may lack the last transactions of the
-    /// old primary with the sequence values they drew and acknowledged. Call it after connecting.
+    /// old primary with the sequence values they drew and acknowledged. The outbox's `seq` moves on
+    /// by as much then. Call it after connecting.
     ///
     /// - Returns: whether the sequence was moved on for a server change.
     /// - Throws: ``PostgresError``.
@@ -198,6 +199,17 @@ public final class PostgresTimerQueue {
                 ) s
                 WHERE target > next
                 """, [changed ? String(Self.idGapAfterServerChange) : "0"])
+            if changed {
+                // The outbox's numbers too: a host follows rows above the last `seq` it read
+                // (``followEvents(after:afterSeq:)``), so a promoted standby must not hand out a
+                // `seq` the old primary already gave to a row that was lost with it.
+                try connection.query(
+                    """
+                    SELECT setval('timerd_events_seq_seq',
+                        greatest(nextval('timerd_events_seq_seq'),
+                            (SELECT coalesce(max(seq), 0) + 1 FROM timerd_events)) + $1, false)
+                    """, [String(Self.idGapAfterServerChange)])
+            }
             return changed
         }
     }
