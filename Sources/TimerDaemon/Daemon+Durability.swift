@@ -14,6 +14,9 @@ struct HeldReply {
     var reply: [UInt8]
     /// Whether the request itself changed the state (start, stop, pause, resume).
     var isChange: Bool
+    /// For a placeholder (``ServiceOutcome/isReplyDeferred``): the request's waiter, the key of
+    /// its real reply in ``TimerBackend/takeDeferredReplies()``.
+    var deferredWaiter: WaiterID? = nil
 }
 
 extension Daemon {
@@ -21,9 +24,13 @@ extension Daemon {
     /// follows a held reply on the same connection.
     ///
     /// - Complexity: O(1); no hash lookup for a read-only reply while nothing is held.
-    func hold(_ reply: [UInt8], to connection: Connection, id: RPCID?, isChange: Bool) {
-        if isChange || (!heldTokens.isEmpty && heldTokens.contains(connection.token)) {
-            heldReplies.append(HeldReply(token: connection.token, id: id, reply: reply, isChange: isChange))
+    func hold(
+        _ reply: [UInt8], to connection: Connection, id: RPCID?, isChange: Bool, deferredWaiter: WaiterID? = nil
+    ) {
+        if isChange || deferredWaiter != nil || (!heldTokens.isEmpty && heldTokens.contains(connection.token)) {
+            heldReplies.append(
+                HeldReply(
+                    token: connection.token, id: id, reply: reply, isChange: isChange, deferredWaiter: deferredWaiter))
             heldTokens.insert(connection.token)
         } else {
             queue(reply, to: connection)
@@ -60,6 +67,35 @@ extension Daemon {
 
     /// After the backend could neither save nor read what is saved: closes the connections that
     /// wait for this turn's commit, whose changes are in an unknown state.
+    /// Puts the backend's deferred replies in place of their placeholders and logs their changes.
+    /// A reply so given is final (its change was written, or refused on its own): a refusal of the
+    /// turn's commit does not turn it into an error. A change whose outcome is unknown closes its
+    /// connection.
+    func placeDeferredReplies() {
+        let replies = backend.takeDeferredReplies()
+        guard !replies.isEmpty else { return }
+        for (_, reply) in replies.sorted(by: { $0.key < $1.key }) {
+            if case .reply(_, let event?, let uid) = reply { log(Self.eventLine(event, uid: uid)) }
+        }
+        var closing: Set<UInt64> = []
+        for index in heldReplies.indices {
+            guard let waiter = heldReplies[index].deferredWaiter, let reply = replies[waiter] else { continue }
+            switch reply {
+            case .reply(let line, _, _):
+                heldReplies[index].reply = line
+                heldReplies[index].isChange = false
+                heldReplies[index].deferredWaiter = nil
+            case .lost: closing.insert(heldReplies[index].token)
+            }
+        }
+        guard !closing.isEmpty else { return }
+        heldReplies.removeAll { closing.contains($0.token) }
+        for token in closing {
+            heldTokens.remove(token)
+            if let connection = connections[token] { close(connection) }
+        }
+    }
+
     func closeHeldConnections() {
         for item in heldReplies {
             if let connection = connections[item.token] { close(connection) }

@@ -92,7 +92,9 @@ extension Daemon {
         // A change re-arms the alarm clocks before its reply can go out (O(1) without wake timers).
         if outcome.changedState { rearmWakeAlarms() }
         if let reply = outcome.reply {
-            hold(reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability)
+            hold(
+                reply, to: connection, id: outcome.requestID, isChange: outcome.requiresDurability,
+                deferredWaiter: outcome.isReplyDeferred ? waiter : nil)
         } else if let listing = outcome.listing {
             connection.state.listing = listing
             streamingTokens.insert(connection.token)
@@ -252,7 +254,9 @@ extension Daemon {
         fireDueBetweenSlices()
         let isQuiet = pendingFlush.isEmpty && heldReplies.isEmpty && isFreeOfDeadlines()
         let now = Syscall.bootTimeNanoseconds()
-        switch backend.commit(hasWaitingReplies: !heldReplies.isEmpty, now: now) {
+        let verdict = backend.commit(hasWaitingReplies: !heldReplies.isEmpty, now: now)
+        placeDeferredReplies()
+        switch verdict {
         case .nothing: break
         case .committed:
             metrics.recordCommit(nanoseconds: Syscall.bootTimeNanoseconds() - now)

@@ -160,6 +160,8 @@ final class LocalBackend: TimerBackend {
     /// finished on their own: ``CommitDurability/mayBatch``). When the store refuses (a full disk),
     /// the engine is rebuilt from the store's durable state (``rollBack(after:now:)``) and the
     /// commit is retried with a back-off until it succeeds (docs/durability.md).
+    func takeDeferredReplies() -> [WaiterID: DeferredReply] { [:] }
+
     func commit(hasWaitingReplies: Bool, now: Int64) -> CommitResult {
         collectDueActions()
         guard stateIsDirty, hasWaitingReplies || now >= (commitRetry?.at ?? 0) else { return .nothing }

@@ -57,6 +57,7 @@ final class SharedBackend: TimerBackend {
         outcome.endedSubscription = shared.endedSubscription
         outcome.listing = shared.listing
         outcome.requiresDurability = shared.requiresDurability
+        outcome.isReplyDeferred = shared.isReplyDeferred
         if !shared.notifications.isEmpty { notifications += shared.notifications }
         return outcome
     }
@@ -177,6 +178,8 @@ final class SharedBackend: TimerBackend {
     /// Commits the turn's transaction of starts (usually already committed by ``endOfTurn()``) and
     /// says what became of them: refused starts' held replies become errors.
     func commit(hasWaitingReplies: Bool, now: Int64) -> CommitResult { host.takeStartBatchVerdict() }
+
+    func takeDeferredReplies() -> [WaiterID: DeferredReply] { host.takeDeferredReplies() }
 
     func compactIfDue(isQuiet: Bool) {}
 

@@ -35,6 +35,9 @@ extension SharedHost {
         var event: String?
         /// A start in the turn's open transaction: its reply waits for the turn's commit.
         var requiresDurability = false
+        /// A start written later with the turn's others: ``reply`` is a placeholder that the
+        /// daemon replaces with ``deferredReplies``' entry for the request's waiter.
+        var isReplyDeferred = false
     }
 
     /// The methods shared mode serves itself; the others (`daemon.ping`, `daemon.reload`,
@@ -313,11 +316,40 @@ extension SharedHost {
             }
             actionText = Self.actionJSON(action)
         }
+        // A start due one first step from now waits for the turn's others, and one statement
+        // writes them all (SharedHost+StartBatch.swift); one inside an open transaction of the
+        // turn (after a start at an instant) goes on in it.
+        let defers: Bool
+        switch startBatch {
+        case .idle, .committed: defers = dueAt == nil
+        case .open, .failed, .lost: defers = false
+        }
         if let quota, !context.seesAll {
-            let live = try withStartBatch { queue throws(PostgresError) in
-                try queue.liveCount(owner: context.uid, atMost: quota)
+            let live: Int
+            if defers {
+                // The turn's pending starts of this user count too; the read does not write them.
+                let pending = pendingStarts.count { $0.start.owner == context.uid }
+                live =
+                    try readKeepingPendingStarts { queue throws(PostgresError) in
+                        try queue.liveCount(owner: context.uid, atMost: quota)
+                    } + pending
+            } else {
+                live = try withStartBatch { queue throws(PostgresError) in
+                    try queue.liveCount(owner: context.uid, atMost: quota)
+                }
             }
             if live >= quota { throw CountdownError.quotaExceeded(limit: quota) }
+        }
+        if defers {
+            pendingStarts.append(
+                PendingStart(
+                    start: SharedStart(
+                        owner: context.uid, name: name, segmentsNanoseconds: segments, action: actionText,
+                        isHeartbeat: heartbeatSeconds != nil),
+                    waiter: context.waiter, requestID: outcome.requestID, durations: durations))
+            outcome.requiresDurability = true
+            outcome.isReplyDeferred = true
+            return []
         }
         // In the turn's shared transaction: its reply waits for the turn's COMMIT, which
         // acknowledges every start of the turn with one WAL flush.

@@ -123,6 +123,13 @@ final class SharedHost {
     var startBatch = StartBatch.idle
     /// A statement of ``withStartBatch(_:)`` runs (it stays inside the open transaction).
     var isInStartBatch = false
+    /// The turn's starts not yet written: one statement writes them all (``flushPendingStarts()``)
+    /// before any other statement of the host, or at the turn's end.
+    var pendingStarts: [PendingStart] = []
+    /// The replies of written pending starts, for the daemon to put in place of their placeholders.
+    var deferredReplies: [WaiterID: DeferredReply] = [:]
+    /// Pending starts were written in this turn (the turn's commit reports them committed).
+    var flushedStartsThisTurn = false
     /// Reads a request's `action` object with the one-host daemon's rules (`TimerService.action`:
     /// only the daemon's own uid may ask; set by the daemon), or `nil` to refuse actions.
     var actionParser: ((JSONValue?, RequestContext) throws -> TimerAction?)?
@@ -232,7 +239,10 @@ final class SharedHost {
     /// - Throws: ``PostgresError``; `.unavailable` while the database cannot be reached.
     func withQueue<T>(_ body: (PostgresTimerQueue) throws(PostgresError) -> T) throws(PostgresError) -> T {
         // Any other statement reads the turn's starts committed, and runs outside their transaction.
-        if !isInStartBatch, case .open = startBatch { settleStartBatch() }
+        if !isInStartBatch {
+            if !pendingStarts.isEmpty { flushPendingStarts() }
+            if case .open = startBatch { settleStartBatch() }
+        }
         let queue = try connectedQueue()
         let start = Syscall.bootTimeNanoseconds()
         do {

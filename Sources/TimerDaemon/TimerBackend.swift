@@ -78,6 +78,13 @@ protocol TimerBackend: AnyObject {
     ///   - now: the boot-time clock, nanoseconds.
     /// - Returns: what happened; a refusal has undone the changes.
     func commit(hasWaitingReplies: Bool, now: Int64) -> CommitResult
+
+    /// The replies the backend wrote after their requests returned
+    /// (``ServiceOutcome/isReplyDeferred``), by the request's waiter; each is taken once. Call it
+    /// after ``commit(hasWaitingReplies:now:)``, which writes them.
+    ///
+    /// - Returns: the replies, empty for a backend that defers none.
+    func takeDeferredReplies() -> [WaiterID: DeferredReply]
     /// Lets the store compact when it is due (`isQuiet`: nothing is about to be served or fired).
     func compactIfDue(isQuiet: Bool)
     /// The store's own next wake-up (a put-off compaction), boot-time ns, or `nil`.
@@ -167,5 +174,16 @@ enum CommitResult {
     case refused(message: String)
     /// The store refused and its durable state could not be read either: the connections of the
     /// turn are closed.
+    case lost
+}
+
+/// The reply of a request whose reply the backend wrote after the request returned
+/// (``ServiceOutcome/isReplyDeferred``).
+enum DeferredReply {
+    /// The reply line; `event` is the change's log line (the daemon adds `uid`), `nil` when the
+    /// request changed nothing.
+    case reply([UInt8], event: String?, uid: UInt32)
+    /// Whether the change was made is unknown (the database connection broke during its
+    /// statement): the request's connection is closed, as after a commit whose outcome is unknown.
     case lost
 }

@@ -40,6 +40,10 @@ public struct ServiceOutcome: Sendable {
     public var newSubscription: SubscriptionRegistry.SubscriberID?
     /// Set for a `timer.unsubscribe` that ended a subscription: its number.
     public var endedSubscription: SubscriptionRegistry.SubscriberID?
+    /// Whether ``reply`` is a placeholder: the backend writes the change with others of the turn
+    /// and gives the real reply at the turn's commit, keyed by the request's
+    /// ``RequestContext/waiter`` (timerd's shared mode batches starts so).
+    public var isReplyDeferred = false
 
     /// An outcome with nothing changed in the engine, for a request answered elsewhere (another
     /// backend that committed its change itself).

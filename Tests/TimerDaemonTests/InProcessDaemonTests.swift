@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import TimerModel
 import TimerPostgres
 import TimerService
 import TimerStorage
@@ -213,7 +214,7 @@ struct InProcessDaemonTests {
     }
 
     @Test(
-        "Shared backend: a start whose statement fails rolls back the turn's starts before it and refuses those after it",
+        "Shared backend: a statement that fails refuses every start written with it; in a transaction opened by a start at an instant, those before it are rolled back and those after it refused",
         .enabled(if: PostgresTestCluster.isEnabled))
     func sharedStartFailsInsideTheTurn() throws {
         let (running, _, database) = try Self.sharedDaemon()
@@ -223,17 +224,30 @@ struct InProcessDaemonTests {
             BEGIN IF NEW.name = 'bad' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
             CREATE TRIGGER refuse BEFORE INSERT ON timerd_timers FOR EACH ROW EXECUTE FUNCTION refuse();
             """)
-        running.send(Self.start(1, "x"), Self.start(2, "bad"), Self.start(3, "z"))
-        let replies = running.replies(3, turns: 3)
-        try #require(replies.map { $0["id"] as? Int } == [1, 2, 3])
         let reason = "database refused (SQLSTATE P0001): refused"
-        // 1 ran and was rolled back (Daemon.refuseHeldChanges); 2 failed (SharedHost.rpcError); 3 was
-        // not run (SharedHost.withStartBatch).
+        // Starts due one first step from now are written by one statement (SharedHost.flushPendingStarts):
+        // it fails as a whole, so each of them gets the refusal and none remains.
+        running.send(Self.start(1, "x"), Self.start(2, "bad"), Self.start(3, "z"))
+        let together = running.replies(3, turns: 3)
+        try #require(together.map { $0["id"] as? Int } == [1, 2, 3])
+        for reply in together {
+            #expect(Self.error(reply) == (-32603, "the change was not saved and was undone: " + reason))
+        }
+        #expect(try database.query("SELECT count(*) FROM timerd_timers").value(0, 0) == "0")
+        // A start at an instant opens the turn's transaction and the starts after it join it: 4 ran
+        // and was rolled back (Daemon.refuseHeldChanges); 5 failed (SharedHost.rpcError); 6 was not
+        // run (SharedHost.withStartBatch).
+        let at = ISO8601.string(from: Date().addingTimeInterval(3_600))
+        running.send(
+            #"{"jsonrpc":"2.0","id":4,"method":"timer.start","params":{"at":"\#(at)","name":"x"}}"#,
+            Self.start(5, "bad"), Self.start(6, "z"))
+        let replies = running.replies(3, turns: 3)
+        try #require(replies.map { $0["id"] as? Int } == [4, 5, 6])
         #expect(Self.error(replies[0]) == (-32603, "the change was not saved and was undone: " + reason))
         #expect(Self.error(replies[1]) == (-32603, "state could not be saved: " + reason))
         #expect(Self.error(replies[2]) == (-32603, "state could not be saved: " + reason))
         #expect(try database.query("SELECT count(*) FROM timerd_timers").value(0, 0) == "0")
-        running.send(Self.start(4, "x"))
+        running.send(Self.start(7, "x"))
         #expect(Self.result(running.replies(1, turns: 2).first)["state"] as? String == "running")
     }
 
