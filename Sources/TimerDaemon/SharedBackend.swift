@@ -149,7 +149,9 @@ final class SharedBackend: TimerBackend {
     /// After the requests of a turn changed timers: follows the outbox at once, so this host's own
     /// waits and subscribers hear of the change in the same turn.
     func endOfTurn() -> [(waiter: WaiterID, reply: [UInt8])] {
-        // The turn's starts are committed first: the outbox rows followed below include them.
+        // The turn's starts are written and committed first: the outbox rows followed below
+        // include them.
+        host.flushPendingStarts()
         host.settleStartBatch()
         guard host.changedThisTurn else { return [] }
         host.changedThisTurn = false
@@ -171,7 +173,7 @@ final class SharedBackend: TimerBackend {
 
     /// The turn's starts share one transaction (SharedHost+StartBatch.swift); every other change
     /// is committed by its own statement before its reply.
-    var hasChangesToCommit: Bool { host.startBatch != .idle }
+    var hasChangesToCommit: Bool { host.startBatch != .idle || !host.pendingStarts.isEmpty }
 
     var commitRetryAt: Int64? { nil }
 

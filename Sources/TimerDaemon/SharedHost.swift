@@ -123,6 +123,12 @@ final class SharedHost {
     var startBatch = StartBatch.idle
     /// A statement of ``withStartBatch(_:)`` runs (it stays inside the open transaction).
     var isInStartBatch = false
+    /// When the database server this host is connected to started
+    /// (``PostgresTimerQueue/serverStartTime()``).
+    var serverStartedAt = ""
+    /// The host reconnected to a server that started anew: its next read of the outbox also takes
+    /// the rows above ``lastSeq`` (``PostgresTimerQueue/followEvents(after:afterSeq:)``).
+    var followsNewServer = false
     /// The turn's starts not yet written: one statement writes them all (``flushPendingStarts()``)
     /// before any other statement of the host, or at the turn's end.
     var pendingStarts: [PendingStart] = []
@@ -200,6 +206,7 @@ final class SharedHost {
         try queue.interruptRuns()
         cursor = try queue.eventCursor()
         lastSeq = try queue.lastEventSeq()
+        serverStartedAt = try queue.serverStartTime()
         figures.startedAt = Syscall.bootTimeNanoseconds()
     }
 
@@ -277,6 +284,9 @@ final class SharedHost {
             let queue = try Self.connect(
                 connectionString: connectionString, hostID: hostID, timeouts: timeouts, hostLockWaitMilliseconds: 0)
             self.queue = queue
+            let started = try queue.serverStartTime()
+            if started != serverStartedAt { followsNewServer = true }
+            serverStartedAt = started
             connectionGeneration += 1
             reconnectBackoff = 250_000_000
             log("database reachable again: reconnected")
@@ -505,10 +515,20 @@ final class SharedHost {
 
     /// Reads the outbox rows since ``cursor`` and turns them into wait replies and notifications.
     func followEvents() throws(PostgresError) -> TurnOutput {
-        let (cursor, seen) = (self.cursor, lastSeq)
-        let (events, next) = try withQueue { queue throws(PostgresError) in
-            try queue.followEvents(after: cursor, afterSeq: seen)
+        let cursor = self.cursor
+        if waits.isEmpty && streams.isEmpty && !followsNewServer && queue?.connection.isConnected == true {
+            // No one here to tell: the position, the last number and whether a timer ended suffice.
+            let skimmed = try withQueue { queue throws(PostgresError) in try queue.skimEvents(after: cursor) }
+            self.cursor = skimmed.cursor
+            if let seq = skimmed.lastSeq { lastSeq = max(lastSeq, seq) }
+            if skimmed.sawEnd { lastEndSeenAt = now }
+            return TurnOutput()
         }
+        // Read inside: taking the connection may be what reconnects to a new server.
+        let (events, next) = try withQueue { queue throws(PostgresError) in
+            try queue.followEvents(after: cursor, afterSeq: followsNewServer ? lastSeq : nil)
+        }
+        followsNewServer = false
         self.cursor = next
         var output = TurnOutput()
         for event in events {

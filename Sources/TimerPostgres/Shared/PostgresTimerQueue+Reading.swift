@@ -365,34 +365,73 @@ extension PostgresTimerQueue {
     /// skipped: an event whose `seq` is smaller than one already read, because its transaction
     /// committed later, still comes (a `seq` cursor would lose it).
     ///
-    /// Rows above `afterSeq` come too, whatever their transaction's id. That matters only after a
-    /// failover: a promoted standby's transaction ids continue from what it replayed, which can be
-    /// below a cursor taken on the old primary, while its `seq` values start past every `seq` the
-    /// old primary may have handed out (``checkIDs()`` moves the sequence on). In normal running no
-    /// row below the cursor is above `afterSeq`, since the call that moved the cursor past it read it.
+    /// With `afterSeq`, rows above it come too, whatever their transaction's id: pass it on the
+    /// first call after connecting to a server that started anew (``serverStartTime()`` changed).
+    /// After a failover, a promoted standby's transaction ids continue from what it replayed, which
+    /// can be below a cursor taken on the old primary, while its `seq` values start past every `seq`
+    /// the old primary may have handed out (``checkIDs()`` moves the sequence on). In normal running
+    /// no row below the cursor is above `afterSeq`, since the call that moved the cursor past it
+    /// read it; the clause is left out then, as it keeps the planner from the transaction id index.
     ///
     /// - Parameters:
     ///   - cursor: the position the last call returned (or ``eventCursor()``).
-    ///   - afterSeq: the highest `seq` the caller has read (or ``lastEventSeq()``).
+    ///   - afterSeq: the highest `seq` the caller has read, or `nil`.
     /// - Returns: the rows and the position to pass next time.
     /// - Throws: ``PostgresError``.
     /// - Complexity: two round trips; O(n) in the rows.
     public func followEvents(
-        after cursor: String, afterSeq: Int64 = .max
+        after cursor: String, afterSeq: Int64? = nil
     ) throws(PostgresError) -> (events: [SharedEventRow], cursor: String) {
         let next = try eventCursor()
-        guard next != cursor else { return ([], cursor) }
-        let rows = try connection.queryPrepared(
-            """
+        let select = """
             SELECT e.seq, e.timer_id, e.kind, e.fence, e.host_id,
                 to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.detail::text,
                 \(Self.rowColumns)
             FROM timerd_events e CROSS JOIN (SELECT clock_timestamp() AS now) c
                 LEFT JOIN timerd_timers t ON t.id = e.timer_id AND t.segments_ns IS NOT NULL
-            WHERE (e.txid >= $1::xid8 OR e.seq > $3) AND e.txid < $2::xid8
-            ORDER BY e.seq
-            """, [cursor, next, String(afterSeq)])
+            """
+        if let afterSeq {
+            // Rare (after a server change): planned for these values, not prepared.
+            let rows = try connection.query(
+                select + " WHERE (e.txid >= $1::xid8 OR e.seq > $3) AND e.txid < $2::xid8 ORDER BY e.seq",
+                [cursor, next, String(afterSeq)])
+            return (Self.eventRows(rows), next)
+        }
+        guard next != cursor else { return ([], cursor) }
+        let rows = try connection.queryPrepared(
+            select + " WHERE e.txid >= $1::xid8 AND e.txid < $2::xid8 ORDER BY e.seq", [cursor, next])
         return (Self.eventRows(rows), next)
+    }
+
+    /// Moves past the outbox rows written since `cursor` without reading them, as
+    /// ``followEvents(after:afterSeq:)`` would (for a host with no wait and no subscriber).
+    ///
+    /// - Parameter cursor: the position the last call returned (or ``eventCursor()``).
+    /// - Returns: the highest `seq` among the rows (`nil` when none), whether one of them is a
+    ///   `finished` or `stopped` row, and the position to pass next time.
+    /// - Throws: ``PostgresError``.
+    /// - Complexity: one round trip; O(n) in the rows, on the transaction id index.
+    public func skimEvents(after cursor: String) throws(PostgresError) -> (
+        lastSeq: Int64?, sawEnd: Bool, cursor: String
+    ) {
+        let rows = try connection.queryPrepared(
+            """
+            WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS next)
+            SELECT s.next::text, max(e.seq), coalesce(bool_or(e.kind IN ('finished', 'stopped')), false)
+            FROM s LEFT JOIN timerd_events e ON e.txid >= $1::xid8 AND e.txid < s.next
+            GROUP BY s.next
+            """, [cursor])
+        return (rows.int64(0, 1), rows.value(0, 2) == "t", rows.value(0, 0) ?? cursor)
+    }
+
+    /// When the database server started (`pg_postmaster_start_time()`, in text): a different
+    /// value after a reconnection means a restart or a promoted standby
+    /// (``followEvents(after:afterSeq:)``).
+    ///
+    /// - Returns: the instant's text.
+    /// - Throws: ``PostgresError``.
+    public func serverStartTime() throws(PostgresError) -> String {
+        try connection.query("SELECT pg_postmaster_start_time()::text").value(0, 0) ?? ""
     }
 
     /// The outbox rows after `afterSeq` that are older than `cursor` (a subscriber's `afterSeq`
