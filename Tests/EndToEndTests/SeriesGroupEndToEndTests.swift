@@ -5,19 +5,15 @@ import TimerModel
 import TimerProtocol
 
 /// Groups started by a recurring series (`timerctl start --on EXPR D1 D2… --overlap RULE`) through the
-/// real timerd and timerctl, on both backends: one host runs each overlap rule and survives a SIGKILL
-/// in the middle of a run; shared mode refuses the combination with its reason (-32601). The series is
+/// real timerd and timerctl, on both backends (the file store and shared PostgreSQL, the same
+/// assertions): each overlap rule, skip and stop through the series, the parameter rules; one host
+/// survives a SIGKILL in the middle of a run (two shared hosts: `SharedHostsEndToEndTests`,
+/// `seriesGroupExactlyOnce`). The series is
 /// `*:*:0/4` (an elapse at each second divisible by 4) and each run is `2.5s 2.5s`, 5 s, longer than
 /// the period, so every rule decides. Sleeps are real (timerd counts on the boot-time clock); each
 /// instant checked lies at least 1 s from any elapse or run end, against a loaded machine.
 @Suite("Groups started by a series end to end", .tags(.endToEnd))
 struct SeriesGroupEndToEndTests {
-    /// Shared mode's refusal, as timerctl words it (SharedHost+Recurrence.swift, ControlError.namingCommand).
-    static let sharedRefusal =
-        "Error: a series that starts a group at each elapse (DURATION... with --on or --every of timerctl start) "
-        + "is not available in shared mode (timerd --shared): the shared schema stores no group nor runs for a "
-        + "series; start it on a one-host timerd, or start the series and the group apart\n"
-
     /// The first elapse of `*:*:0/4` after the series' start: the first second divisible by 4 strictly
     /// after `createdAt` (systemd.time(7): the next elapse after now).
     private static func firstElapse(_ series: TimerInfo) throws -> Date {
@@ -62,19 +58,21 @@ struct SeriesGroupEndToEndTests {
             skippedCount: 0, queued: false),
     ]
 
-    @Test("Each overlap rule on one host: the runs started, skipped and queued 14 s after the first elapse")
-    func overlapRules() async throws {
+    @Test(
+        "Each overlap rule: the runs started, skipped and queued 14 s after the first elapse",
+        arguments: TestBackend.available)
+    func overlapRules(backend: TestBackend) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for expectation in Self.expectations {
-                group.addTask { try Self.check(expectation) }
+                group.addTask { try Self.check(expectation, backend: backend) }
             }
             try await group.waitForAll()
         }
     }
 
-    private static func check(_ expected: Expectation) throws {
+    private static func check(_ expected: Expectation, backend: TestBackend) throws {
         let harness = try Harness()
-        try harness.startDaemon()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
         let started = harness.ctl([
             "start", "--on", "*:*:0/4", "2.5s", "2.5s", "--overlap", expected.overlap, "--name", "standup", "--json",
         ])
@@ -138,7 +136,7 @@ struct SeriesGroupEndToEndTests {
     }
 
     @Test(
-        "On each backend: the same parameter rules; shared mode refuses the combination",
+        "On each backend: the same parameter rules and the same reply",
         arguments: TestBackend.available)
     func rulesOnEachBackend(backend: TestBackend) throws {
         let harness = try Harness()
@@ -158,7 +156,7 @@ struct SeriesGroupEndToEndTests {
         #expect(
             unknown.status == 64
                 && unknown.stderr.hasPrefix("Error: --overlap must be skip, queue or restart, got \"later\"\n"))
-        // Refused by timerd with -32602 on both backends, before shared mode's refusal (exit 64).
+        // Refused by timerd with -32602 on both backends (exit 64).
         let many = harness.ctl(["start", "--on", "*:*:0/4", "1s", "1s", "--loops", "51"])
         #expect(
             many.status == 64
@@ -174,17 +172,12 @@ struct SeriesGroupEndToEndTests {
         let good = harness.ctl([
             "start", "--every", "1h", "25m", "5m", "--loops", "2", "--overlap", "queue", "--name", "p",
         ])
-        switch backend {
-        case .file:
-            #expect(good.status == 0, "\(good)")
-            #expect(
-                good.stdout.contains(", each starts 25m + 5m + 25m + 5m (overlap queue)\n")
-                    && good.stdout.hasPrefix("started 1 \"p\": every 1h, next elapse "), "\(good)")
-        case .shared:
-            #expect(good.status == 1 && good.stderr == Self.sharedRefusal, "\(good)")
-        }
+        #expect(good.status == 0, "\(good)")
+        #expect(
+            good.stdout.contains(", each starts 25m + 5m + 25m + 5m (overlap queue)\n")
+                && good.stdout.hasPrefix("started 1 \"p\": every 1h, next elapse "), "\(good)")
         let ids = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self).map(\.id)
-        #expect(ids == (backend == .file ? ["1"] : []))
+        #expect(ids == ["1"])
         #expect(harness.stopDaemon() == 0)
     }
 }

@@ -4,7 +4,8 @@
 extension PostgresTimerQueue {
     /// Pauses a running timer of `owner` from any host: keeps the time left of its current step
     /// (`due_at − now()`, the transaction's instant on the database clock), clears the deadline and any claim, and moves the fence on so
-    /// that an in-flight completion of it is refused.
+    /// that an in-flight completion of it is refused. A paused series starts nothing: its queued run
+    /// is dropped (`sg_queued`, schema version 8; its live run goes on).
     ///
     /// - Parameters:
     ///   - id: the timer.
@@ -16,7 +17,7 @@ extension PostgresTimerQueue {
             id: id, owner: owner, from: "running", kind: "paused",
             set: """
                 state = 'paused', remaining_ns = greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint),
-                due_at = NULL
+                due_at = NULL, sg_queued = false
                 """, returning: "remaining_ns")
     }
 
@@ -38,7 +39,9 @@ extension PostgresTimerQueue {
     }
 
     /// Stops a live timer of `owner` from any host; the time left of its current step is kept
-    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock.
+    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock. A series'
+    /// live run is stopped with it, and a run's series lets go of it (the trigger
+    /// `timerd_series_runs`, schema version 8, in the same transaction).
     ///
     /// - Parameters:
     ///   - id: the timer.
