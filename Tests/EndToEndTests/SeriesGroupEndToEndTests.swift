@@ -14,11 +14,11 @@ import TimerProtocol
 /// instant checked lies at least 1 s from any elapse or run end, against a loaded machine.
 @Suite("Groups started by a series end to end", .tags(.endToEnd))
 struct SeriesGroupEndToEndTests {
-    /// The first elapse of `*:*:0/4` after the series' start: the first second divisible by 4 strictly
-    /// after `createdAt` (systemd.time(7): the next elapse after now).
-    private static func firstElapse(_ series: TimerInfo) throws -> Date {
+    /// The first elapse of `*:*:0/P` (P = `period`, dividing 60) after the series' start: the first
+    /// second divisible by P strictly after `createdAt` (systemd.time(7): the next elapse after now).
+    private static func firstElapse(_ series: TimerInfo, period: Double = 4) throws -> Date {
         let created = try #require(series.createdAt.flatMap { ISO8601.date(from: $0) })
-        return Date(timeIntervalSince1970: (created.timeIntervalSince1970 / 4).rounded(.down) * 4 + 4)
+        return Date(timeIntervalSince1970: (created.timeIntervalSince1970 / period).rounded(.down) * period + period)
     }
 
     /// Sleeps until `instant` (wall clock).
@@ -132,6 +132,71 @@ struct SeriesGroupEndToEndTests {
         let group = try #require(timers.first?.recurrence?.group)
         #expect(group.run == "3" && group.runCount == 2 && group.skippedCount == 1)
         #expect(timers.first?.recurrence?.elapseCount == 3)
+        #expect(harness.stopDaemon() == 0)
+    }
+
+    @Test(
+        "Through the series, on each backend: skip passes to the live run, pause drops the queued run, stop stops the run",
+        arguments: TestBackend.available)
+    func throughTheSeries(backend: TestBackend) throws {
+        let harness = try Harness()
+        try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        // `*:*:0/6` with runs of 4 s + 4 s (8 s, longer than the period) queued one at a time.
+        let started = harness.ctl([
+            "start", "--on", "*:*:0/6", "4s", "4s", "--overlap", "queue", "--name", "standup", "--json",
+        ])
+        #expect(started.status == 0, "\(started)")
+        let series = try JSONDecoder().decode(TimerInfo.self, from: Data(started.stdout.utf8))
+        let first = try Self.firstElapse(series, period: 6)
+        // E+1: run 2 (E to E+8) is in step 1; a skip through the series ends that step: the reply is
+        // the run, at step 2 (0-based 1), which now ends at E+5.
+        Self.sleep(until: first.addingTimeInterval(1))
+        let skipped = try harness.ctlJSON(["skip", "standup", "--json"], as: TimerInfo.self)
+        #expect(skipped.id == "2" && skipped.state == .running && skipped.currentChild == 1, "\(skipped)")
+        let during = try #require(try harness.ctlJSON(["status", "standup"], as: [TimerInfo].self).first)
+        #expect(during.recurrence?.group?.run == "2" && during.recurrence?.group?.runStep == 2, "\(during)")
+        // E+6: run 3 (E+6 to E+14); E+12 comes while it runs: one run waits.
+        Self.sleep(until: first.addingTimeInterval(13))
+        let waiting = try #require(try harness.ctlJSON(["status", "standup"], as: [TimerInfo].self).first)
+        #expect(
+            waiting.recurrence?.group
+                == SeriesGroupInfo(
+                    durations: [4, 4], overlap: "queue", queued: true, run: "3", runCount: 2, runStep: 2,
+                    skippedCount: 0), "\(harness.log())")
+        // Pausing the series drops the waiting run (run 3 goes on); a transition's reply has no runStep.
+        let paused = try harness.ctlJSON(["pause", "standup", "--json"], as: TimerInfo.self)
+        #expect(
+            paused.recurrence?.group
+                == SeriesGroupInfo(
+                    durations: [4, 4], overlap: "queue", queued: false, run: "3", runCount: 2, runStep: nil,
+                    skippedCount: 0))
+        // E+14: run 3 ends and nothing starts. At E+15 the paused series has no run to skip.
+        Self.sleep(until: first.addingTimeInterval(15))
+        let refused = harness.ctl(["skip", "standup"])
+        #expect(
+            refused.status == 1
+                && refused.stderr
+                    == "Error: cannot skip timer 1 (\"standup\"): no run of its group is in progress; "
+                    + "the next elapse starts one\n",
+            "\(refused)")
+        // Resumed, the calendar series goes on at the first elapse after now, E+18, which starts run 4.
+        let resumed = try harness.ctlJSON(["resume", "standup", "--json"], as: TimerInfo.self)
+        #expect(resumed.recurrence?.nextElapse == ISO8601.string(from: first.addingTimeInterval(18)), "\(resumed)")
+        // E+19: stopping the series stops its run.
+        Self.sleep(until: first.addingTimeInterval(19))
+        let stopped = harness.ctl(["stop", "standup"])
+        #expect(stopped.status == 0, "\(stopped)")
+        let timers = try harness.ctlJSON(["status", "--all"], as: [TimerInfo].self)
+        #expect(timers.map(\.id) == ["1", "2", "3", "4"], "\(harness.log())")
+        #expect(timers.map(\.state) == [.stopped, .finished, .finished, .stopped])
+        #expect(
+            timers.first?.recurrence?.group
+                == SeriesGroupInfo(
+                    durations: [4, 4], overlap: "queue", queued: false, run: nil, runCount: 3, runStep: nil,
+                    skippedCount: 0))
+        // Run 2 ended at E+5 (skipped at E+1), run 3 at E+14, run 4 when the series stopped (E+19).
+        let ends = timers.dropFirst().map { Self.offset($0.endedAt, from: first) ?? -1 }
+        #expect(abs(ends[0] - 5) <= 0.3 && abs(ends[1] - 14) <= 0.3 && abs(ends[2] - 19) <= 0.3, "\(ends)")
         #expect(harness.stopDaemon() == 0)
     }
 
