@@ -18,11 +18,11 @@ extension PostgresTimerQueue {
         public var run: Int64?
     }
 
-    /// What a series' elapse does with its group (``SeriesGroup``), in the firing's transaction with
+    /// What a series' elapse does with its group (`SeriesGroup`), in the firing's transaction with
     /// the series' row locked: with no live run, starts one (`timerd_start_series_run`); while one
-    /// runs, by `overlap`: ``SeriesGroup/Overlap/skip`` counts a skipped elapse,
-    /// ``SeriesGroup/Overlap/queue`` marks one run to wait (a second elapse meanwhile counts as
-    /// skipped), ``SeriesGroup/Overlap/restart`` lets go of the run, stops it (fence + 1, `stopped`
+    /// runs, by `overlap`: `skip` counts a skipped elapse,
+    /// `queue` marks one run to wait (a second elapse meanwhile counts as
+    /// skipped), `restart` lets go of the run, stops it (fence + 1, `stopped`
     /// outbox row) and starts a new one.
     ///
     /// - Parameters:
