@@ -141,6 +141,8 @@ struct SeriesGroupEndToEndTests {
     func throughTheSeries(backend: TestBackend) throws {
         let harness = try Harness()
         try harness.startDaemon(extraArguments: try backend.daemonArguments())
+        let subscriber = try RawClient(path: harness.socketPath)
+        _ = try subscriber.subscribe()
         // `*:*:0/6` with runs of 4 s + 4 s (8 s, longer than the period) queued one at a time.
         let started = harness.ctl([
             "start", "--on", "*:*:0/6", "4s", "4s", "--overlap", "queue", "--name", "standup", "--json",
@@ -197,6 +199,18 @@ struct SeriesGroupEndToEndTests {
         // Run 2 ended at E+5 (skipped at E+1), run 3 at E+14, run 4 when the series stopped (E+19).
         let ends = timers.dropFirst().map { Self.offset($0.endedAt, from: first) ?? -1 }
         #expect(abs(ends[0] - 5) <= 0.3 && abs(ends[1] - 14) <= 0.3 && abs(ends[2] - 19) <= 0.3, "\(ends)")
+        // The events in one host's order (TimerEngine+SeriesGroups.swift): an elapse, then the run it
+        // starts; a run's end, then the run it lets start; the series' stop, then its run's.
+        var seen: [String] = []
+        while let notification = subscriber.nextNotification(timeout: 1.5) {
+            seen.append("\(notification.event ?? "?") \(notification.timerID ?? "?")")
+        }
+        #expect(
+            seen == [
+                "started 1", "elapsed 1", "started 2", "step 2", "finished 2", "elapsed 1", "started 3", "step 3",
+                "elapsed 1", "paused 1", "finished 3", "resumed 1", "elapsed 1", "started 4", "stopped 1",
+                "stopped 4",
+            ], "\(seen)")
         #expect(harness.stopDaemon() == 0)
     }
 

@@ -225,11 +225,13 @@ public enum PostgresSchema {
     ///   due one step after `clock_timestamp()`), its `started` outbox row (fence 1, like every
     ///   start), marks it the series' run and counts it, and wakes the hosts; returns the run's id.
     ///   The caller holds the series' row lock.
-    /// - The trigger `timerd_series_runs` (after an update of `live` that ends a row, in the same
-    ///   transaction, so for every way a timer ends: completion, stop, skip, extend): an ended run
-    ///   is let go by its series, which starts its queued run while it runs; a stopped series stops
-    ///   its live run. The rows it writes name the host that held the ended row's claim, else the
-    ///   host that wrote the row.
+    /// - The trigger `timerd_series_runs` (after an update of `live` that ends a row, so for every
+    ///   way a timer ends: completion, stop, skip, extend): an ended run is let go by its series,
+    ///   which starts its queued run while it runs; a stopped series stops its live run. It is
+    ///   deferred to the commit of the transaction that ended the row, so its outbox rows come after
+    ///   that transaction's own (the order one host reports them in: the run's `finished`, then the
+    ///   queued run's `started`; the series' `stopped`, then its run's). The rows it writes name the
+    ///   host that held the ended row's claim, else the host that wrote the row.
     static let version8 = """
         ALTER TABLE timerd_timers ADD COLUMN sg_durations_s double precision[], ADD COLUMN sg_segments_ns bigint[],
             ADD COLUMN sg_overlap text CHECK (sg_overlap IN ('skip', 'queue', 'restart')),
@@ -292,7 +294,8 @@ public enum PostgresSchema {
             RETURN NULL;
         END
         $$;
-        CREATE TRIGGER timerd_series_runs AFTER UPDATE OF live ON timerd_timers FOR EACH ROW
+        CREATE CONSTRAINT TRIGGER timerd_series_runs AFTER UPDATE OF live ON timerd_timers
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
             WHEN (OLD.live AND NOT NEW.live AND (NEW.series_id IS NOT NULL OR NEW.sg_run IS NOT NULL))
             EXECUTE FUNCTION timerd_series_runs();
         """
