@@ -20,10 +20,9 @@ extension PostgresTimerQueue {
 
     /// What a series' elapse does with its group (`SeriesGroup`), in the firing's transaction with
     /// the series' row locked: with no live run, starts one (`timerd_start_series_run`); while one
-    /// runs, by `overlap`: `skip` counts a skipped elapse,
-    /// `queue` marks one run to wait (a second elapse meanwhile counts as
-    /// skipped), `restart` lets go of the run, stops it (fence + 1, `stopped`
-    /// outbox row) and starts a new one.
+    /// runs, by `overlap`: `skip` counts a skipped elapse, `queue` marks one run to wait (a second
+    /// elapse meanwhile counts as skipped), `restart` lets go of the run, stops it (fence + 1,
+    /// `stopped` outbox row) and starts a new one.
     ///
     /// - Parameters:
     ///   - series: the series' id.

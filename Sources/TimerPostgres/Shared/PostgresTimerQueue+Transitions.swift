@@ -41,7 +41,7 @@ extension PostgresTimerQueue {
     /// Stops a live timer of `owner` from any host; the time left of its current step is kept
     /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock. A series'
     /// live run is stopped with it, and a run's series lets go of it (the trigger
-    /// `timerd_series_runs`, schema version 8, in the same transaction).
+    /// `timerd_series_runs`, schema version 8, at the transaction's commit).
     ///
     /// - Parameters:
     ///   - id: the timer.
