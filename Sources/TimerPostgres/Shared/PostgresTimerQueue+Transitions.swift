@@ -49,8 +49,14 @@ extension PostgresTimerQueue {
     /// - Returns: whether a live timer of `owner` with that id was stopped.
     /// - Throws: ``PostgresError``.
     public func stop(id: Int64, owner: UInt32?) throws(PostgresError) -> Bool {
+        // A series' live run is locked before the series, the order in which a run's end locks the
+        // two (the run's update, then its series in the trigger), so that the two never deadlock.
         try transition(
             id: id, owner: owner, from: nil, kind: "stopped",
+            lockFirst: """
+                SELECT 1 FROM timerd_timers r
+                WHERE r.id = (SELECT s.sg_run FROM timerd_timers s WHERE s.id = $1) AND r.live FOR UPDATE
+                """,
             set: """
                 state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
                 remaining_ns = CASE WHEN state = 'running'
@@ -58,11 +64,14 @@ extension PostgresTimerQueue {
                 """, returning: "0") != nil
     }
 
-    /// One guarded transition with its outbox row, in one transaction.
-    private func transition(id: Int64, owner: UInt32?, from: String?, kind: String, set: String, returning: String)
-        throws(PostgresError) -> Int64?
-    {
+    /// One guarded transition with its outbox row, in one transaction; `lockFirst` (a statement of
+    /// `$1`, the id) runs before it, in the same transaction.
+    private func transition(
+        id: Int64, owner: UInt32?, from: String?, kind: String, lockFirst: String? = nil, set: String,
+        returning: String
+    ) throws(PostgresError) -> Int64? {
         try connection.transaction { connection throws(PostgresError) in
+            if let lockFirst { try connection.query(lockFirst, [String(id)]) }
             let rows = try connection.query(
                 """
                 UPDATE timerd_timers
