@@ -446,7 +446,7 @@ extension CommandTable {
             ends; at most one waits) or restart (the current run is stopped and a new one starts
             from step 1). status of the series shows its run and step; skip and next on the
             series act on its run; stop of the series stops its run too; stop of the run alone
-            leaves the series. Not in shared mode (timerd --shared).
+            leaves the series. Also in shared mode (timerd --shared).
             With --heartbeat the timer is a dead-man switch: a service runs timerctl beat NAME
             more often than DURATION, each beat starts DURATION again from now, and the timer
             finishes (running its --exec or --notify alert) only when no beat came for a whole

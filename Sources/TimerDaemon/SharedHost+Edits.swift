@@ -78,7 +78,15 @@ extension SharedHost {
             outcome.event = "beat timer \(Self.label(timer))"
         default:
             reference = try TimerService.editReference(params, method)
-            timer = try find(reference, owner: owner)
+            let named = try find(reference, owner: owner)
+            // A series that starts groups passes the skip to its live run (the engine's order).
+            if let run = named.seriesGroup?.run, let row = try? find(.id(run), owner: owner), row.isLive {
+                timer = row
+            } else if named.seriesGroup != nil, named.isLive {
+                throw CountdownError.noRunInProgress(timer: "timer \(Self.label(named))")
+            } else {
+                timer = named
+            }
             if timer.recurrence != nil {
                 throw CountdownError.notForRecurring(timer: "timer \(Self.label(timer))", operation: "skip")
             }

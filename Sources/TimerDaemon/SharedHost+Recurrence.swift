@@ -11,7 +11,9 @@ import TimerService
 extension SharedHost {
     /// `timer.start` with `on` or `every`: the one-host parameters (`TimerService.recurrenceRequest`,
     /// read by the caller), then the engine's first elapse (``TimerEngine/firstElapse(of:id:wall:systemZone:)``)
-    /// from the database clock's now, in the requester's zone or this host's system zone.
+    /// from the database clock's now, in the requester's zone or this host's system zone. A series
+    /// that starts a group at each elapse (`durations` with `on`/`every`) keeps it in its row
+    /// (schema version 8); its runs are started by its firings (``fireRecurring(_:)``).
     ///
     /// - Parameters:
     ///   - request: the rule and options as the one-host daemon reads them.
@@ -21,8 +23,7 @@ extension SharedHost {
     ///   - outcome: gets the log line.
     /// - Returns: the reply's result (the new timer).
     /// - Throws: the one-host errors (`CountdownError.invalidRecurrence`, `invalidName`, `nameInUse`,
-    ///   `quotaExceeded`, …), ``PostgresError``; `RPCError` `-32601` for a series that starts a
-    ///   group (`durations` with `on`/`every`), which shared mode does not store.
+    ///   `quotaExceeded`, …), ``PostgresError``.
     func startRecurring(
         _ request: TimerEngine.RecurrenceRequest, name: String?, params: [String: JSONValue], context: RequestContext,
         outcome: inout Outcome
@@ -41,14 +42,6 @@ extension SharedHost {
         let zone = systemTimeZone
         // Checked before anything is written: the rule's errors do not depend on the id.
         let provisional = try TimerEngine.firstElapse(of: request, id: 0, wall: wall, systemZone: zone)
-        // Refused after the rule's and the group's checks, so that a bad request gets the one-host -32602.
-        if request.group != nil {
-            throw RPCError(
-                .methodNotFound,
-                "a series that starts a group at each elapse (\"durations\" with \"on\" or \"every\" of timer.start) "
-                    + "is not available in shared mode (timerd --shared): the shared schema stores no group nor runs "
-                    + "for a series; start it on a one-host timerd, or start the series and the group apart")
-        }
         if let name, !TimerName.isValid(name) { throw CountdownError.invalidName(name) }
         if let quota, !context.seesAll {
             let live = try withQueue { queue throws(PostgresError) in
@@ -61,7 +54,7 @@ extension SharedHost {
             row = try withQueue { queue throws(PostgresError) in
                 let id = try queue.startRecurring(
                     owner: context.uid, name: name, action: actionText, createdAt: now,
-                    provisionalRingAt: provisional.ringAt.timeIntervalSince1970
+                    provisionalRingAt: provisional.ringAt.timeIntervalSince1970, group: request.group
                 ) { id in
                     let first =
                         (try? TimerEngine.firstElapse(of: request, id: UInt64(id), wall: wall, systemZone: zone))
@@ -93,7 +86,8 @@ extension SharedHost {
     }
 
     /// Fires the recurring timers among this host's claims, one transaction each
-    /// (``PostgresTimerQueue/completeRecurring(_:)``), and queues the actions of the elapses rung.
+    /// (``PostgresTimerQueue/completeRecurring(_:)``, which also starts, queues or skips the run of a
+    /// series' group by its overlap rule), and queues the actions of the elapses rung.
     ///
     /// - Parameter claims: claims of this host on recurring timers.
     /// - Returns: how many firings were accepted.
@@ -111,6 +105,11 @@ extension SharedHost {
             }
             accepted += 1
             figures.completions += 1
+            if let run = firing.run {
+                figures.timerCounts.started += 1
+                deadlineMovedThisTurn = true
+                log("timer \(claim.id) started run \(run) of its group")
+            }
             if let missed = firing.ring.missed {
                 log(
                     "timer \(claim.id) elapsed\(missed > 0 ? " (missed \(missed))" : "") (fence \(claim.fence)"

@@ -156,7 +156,10 @@ extension SharedHost {
             if method == .timerStop { figures.timerCounts.stopped += 1 }
             let verb = method == .timerStop ? "stopped" : method == .timerPause ? "paused" : "resumed"
             outcome.event = "\(verb) timer \(Self.label(now))"
-            return try Self.json(now)
+            // As one host: a transition's reply shows a series without its run's step.
+            var reply = now
+            reply.runStep = nil
+            return try Self.json(reply)
         case .timerStatus:
             return try Self.json(try find(TimerService.timerReference(params, method), owner: owner))
         case .timerList:

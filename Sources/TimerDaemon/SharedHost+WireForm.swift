@@ -98,7 +98,13 @@ extension SharedHost {
                 lastResult: row.lastRunOutcome.map { TimerInfo.resultText(Self.outcome($0, row.lastRunCode)) },
                 nextElapse: state == .running
                     ? row.dueAt.map { ISO8601.string(from: Date(timeIntervalSince1970: $0)) } : nil,
-                persistent: !recurrence.skipMissed, randomizedDelay: recurrence.randomizedDelay, zone: zone)
+                persistent: !recurrence.skipMissed, randomizedDelay: recurrence.randomizedDelay, zone: zone,
+                group: row.seriesGroup.map { group in
+                    SeriesGroupInfo(
+                        durations: group.durations, overlap: group.overlap.rawValue, queued: group.queued,
+                        run: group.run.map { String($0) }, runCount: Int(clamping: group.runCount),
+                        runStep: row.runStep, skippedCount: Int(clamping: group.skippedCount))
+                })
         }
         return info
     }
@@ -137,6 +143,9 @@ extension SharedHost {
         text = JSONBytesWriter(capacity: 24)
         text.integer(event.seq)
         members.append(("seq", text.bytes))
+        // As one host: an event's series carries no `runStep` (status and list fill it in).
+        var timer = timer
+        timer.runStep = nil
         members.append(("timer", try json(timer)))
         if let kind = eventKind(event, timer: timer) { members += TimerService.eventMembers(of: kind) }
         return TimerService.notificationLine(members: members)

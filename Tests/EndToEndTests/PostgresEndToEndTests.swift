@@ -90,9 +90,9 @@ struct PostgresEndToEndTests {
         // (PostgresSchema.migrations), the second none.
         let first = Harness.run(Harness.timerd, ["--store", store, "--migrate-only"])
         #expect(first.status == 0)
-        #expect(first.stdout == "timerd: schema migrated to version 7 (applied 1, 2, 3, 4, 5, 6, 7)\n", "\(first)")
+        #expect(first.stdout == "timerd: schema migrated to version 8 (applied 1, 2, 3, 4, 5, 6, 7, 8)\n", "\(first)")
         let second = Harness.run(Harness.timerd, ["--store", store, "--migrate-only"])
-        #expect(second.stdout == "timerd: schema already at version 7\n", "\(second)")
+        #expect(second.stdout == "timerd: schema already at version 8\n", "\(second)")
 
         let config = harness.directory + "/timerd.conf"
         try "store=\(store)\n".write(toFile: config, atomically: true, encoding: .utf8)

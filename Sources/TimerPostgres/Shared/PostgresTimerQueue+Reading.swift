@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: the row every read returns, its column list and its decoding (timers,
+// series and their groups, outbox rows) must stay in step column for column, so they live together.
 import Countdown
 import Foundation
 
@@ -48,6 +50,11 @@ public struct SharedTimerRow: Sendable, Equatable {
     public var lastRunOutcome: String?
     /// The code of ``lastRunOutcome`` (exit status, signal or `errno`), or `nil`.
     public var lastRunCode: Int32?
+    /// The group a series starts at each elapse (schema version 8), with its live run, queue mark
+    /// and counts; `nil` for any other timer.
+    public var seriesGroup: SeriesGroup?
+    /// The step (1-based) the series' live run is at, or `nil` without a live run.
+    public var runStep: Int?
 
     /// Nanoseconds counted so far: the whole steps before the current one, plus what of the
     /// current one has passed (all of it once finished).
@@ -88,6 +95,8 @@ public struct SharedTimerRow: Sendable, Equatable {
         self.dueAt = dueAt
         self.lastRunOutcome = nil
         self.lastRunCode = nil
+        self.seriesGroup = nil
+        self.runStep = nil
     }
 }
 
@@ -137,7 +146,9 @@ extension PostgresTimerQueue {
         t.rec_randomized_delay_s, extract(epoch FROM t.rec_next_elapse), extract(epoch FROM t.rec_last_elapse),
         t.rec_elapse_count, t.rec_last_missed, CASE WHEN t.state = 'running' THEN extract(epoch FROM t.due_at) END,
         CASE WHEN t.recurrence IS NOT NULL THEN (SELECT r.outcome || ':' || coalesce(r.code::text, '')
-            FROM timerd_action_runs r WHERE r.timer_id = t.id ORDER BY r.seq DESC LIMIT 1) END
+            FROM timerd_action_runs r WHERE r.timer_id = t.id ORDER BY r.seq DESC LIMIT 1) END,
+        t.sg_durations_s::text, t.sg_overlap, t.sg_run, t.sg_queued, t.sg_run_count, t.sg_skipped_count,
+        CASE WHEN t.sg_run IS NOT NULL THEN (SELECT r.step + 1 FROM timerd_timers r WHERE r.id = t.sg_run AND r.live) END
         """
 
     /// The elements of a `bigint[]` in PostgreSQL's text form (`{1,2,3}`); `nil` or `{}` is empty.
@@ -172,7 +183,22 @@ extension PostgresTimerQueue {
         return recurrence
     }
 
-    /// Reads the row at `column` … `column + 27` of `rows` (``rowColumns``).
+    /// The series' group of a row read at `column` … `column + 5` of `rows` (``rowColumns``' columns
+    /// 28 to 33), or `nil` for a timer without one.
+    static func seriesGroup(_ rows: PostgresRows, _ row: Int, from column: Int) -> SeriesGroup? {
+        guard let text = rows.value(row, column),
+            let overlap = rows.value(row, column + 1).flatMap(SeriesGroup.Overlap.init(rawValue:))
+        else { return nil }
+        let durations = text.trimmingPrefix("{").split(separator: ",").compactMap { Double($0.filter { $0 != "}" }) }
+        var group = SeriesGroup(durations: durations, overlap: overlap)
+        group.run = rows.int64(row, column + 2).map { UInt64(clamping: $0) }
+        group.queued = rows.value(row, column + 3) == "t"
+        group.runCount = UInt64(clamping: rows.int64(row, column + 4) ?? 0)
+        group.skippedCount = UInt64(clamping: rows.int64(row, column + 5) ?? 0)
+        return group
+    }
+
+    /// Reads the row at `column` … `column + 34` of `rows` (``rowColumns``).
     static func timerRow(_ rows: PostgresRows, _ row: Int, from column: Int = 0) -> SharedTimerRow? {
         guard let id = rows.int64(row, column) else { return nil }
         let segments = bigintArray(rows.value(row, column + 5))
@@ -189,6 +215,8 @@ extension PostgresTimerQueue {
             timer.lastRunOutcome = String(text[..<colon])
             timer.lastRunCode = Int32(text[text.index(after: colon)...])
         }
+        timer.seriesGroup = seriesGroup(rows, row, from: column + 28)
+        timer.runStep = rows.int64(row, column + 34).map { Int($0) }
         return timer
     }
 

@@ -13,6 +13,66 @@ extension PostgresTimerQueue {
         /// What its action needs: owner, name, the length of the period that ended (`TIMER_DURATION`)
         /// and the stored action.
         public var timer: FinishedTimer
+        /// The run of the series' group this firing started (schema version 8), or `nil`: no group,
+        /// nothing rang, or the overlap rule started none.
+        public var run: Int64?
+    }
+
+    /// What a series' elapse does with its group (`SeriesGroup`), in the firing's transaction with
+    /// the series' row locked: with no live run, starts one (`timerd_start_series_run`); while one
+    /// runs, by `overlap`: `skip` counts a skipped elapse, `queue` marks one run to wait (a second
+    /// elapse meanwhile counts as skipped), `restart` lets go of the run, stops it (fence + 1,
+    /// `stopped` outbox row) and starts a new one.
+    ///
+    /// - Parameters:
+    ///   - series: the series' id.
+    ///   - overlap: its rule.
+    ///   - current: its run (`sg_run`), or `nil`.
+    ///   - currentIsLive: whether that run is live.
+    ///   - host: the firing host.
+    ///   - connection: the connection inside the firing's transaction.
+    /// - Returns: the run started, or `nil` when none was.
+    /// - Throws: ``PostgresError``.
+    static func startRun(
+        of series: Int64, overlap: SeriesGroup.Overlap, current: Int64?, currentIsLive: Bool, host: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError) -> Int64? {
+        if let current, currentIsLive {
+            switch overlap {
+            case .skip:
+                try connection.query(
+                    "UPDATE timerd_timers SET sg_skipped_count = sg_skipped_count + 1 WHERE id = $1", [String(series)])
+                return nil
+            case .queue:
+                try connection.query(
+                    """
+                    UPDATE timerd_timers
+                    SET sg_skipped_count = sg_skipped_count + CASE WHEN sg_queued THEN 1 ELSE 0 END, sg_queued = true
+                    WHERE id = $1
+                    """, [String(series)])
+                return nil
+            case .restart:
+                // The series lets go of its run first, so that the run's end starts nothing queued.
+                try connection.query(
+                    "UPDATE timerd_timers SET sg_run = NULL, sg_queued = false WHERE id = $1", [String(series)])
+                try connection.query(
+                    """
+                    WITH stopped AS (
+                        UPDATE timerd_timers
+                        SET state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
+                            remaining_ns = CASE WHEN state = 'running'
+                                THEN greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint)
+                                ELSE remaining_ns END,
+                            fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
+                            updated_at = now()
+                        WHERE id = $1 AND live
+                        RETURNING id, fence
+                    )
+                    INSERT INTO timerd_events (timer_id, kind, fence, host_id) SELECT id, 'stopped', fence, $2 FROM stopped
+                    """, [String(current), host])
+            }
+        }
+        return try connection.query("SELECT timerd_start_series_run($1, $2)", [String(series), host]).int64(0, 0)
     }
 
     /// The recurrence columns of version 7 as one statement's parameters `$first` …: kind,
@@ -62,6 +122,7 @@ extension PostgresTimerQueue {
     ///   - createdAt: the instant the series was computed from (seconds since 1970, database clock):
     ///     the row's `created_at`, so that `createdAt` and the first elapse agree as on one host.
     ///   - provisionalRingAt: a first firing (seconds since 1970) to insert the row with; `arm` replaces it.
+    ///   - group: the group each elapse starts (schema version 8), or `nil`.
     ///   - arm: the series, its first firing (seconds since 1970, database clock) and the first
     ///     period's length (nanoseconds, ≥ 1) for the new id.
     /// - Returns: the store-assigned id.
@@ -69,6 +130,7 @@ extension PostgresTimerQueue {
     @discardableResult
     public func startRecurring(
         owner: UInt32, name: String?, action: String?, createdAt: Double, provisionalRingAt: Double,
+        group: SeriesGroup? = nil,
         arm: (Int64) -> (recurrence: TimerRecurrence, ringAt: Double, periodNanoseconds: Int64)
     ) throws(PostgresError) -> Int64 {
         try connection.transaction { connection throws(PostgresError) in
@@ -84,8 +146,27 @@ extension PostgresTimerQueue {
                 """,
                 [String(id), String(ringAt), String(max(1, period))] + Self.recurrenceParameters(recurrence)
                     + [String(createdAt)])
+            if let group {
+                try connection.query(
+                    """
+                    UPDATE timerd_timers
+                    SET sg_durations_s = $2::double precision[], sg_segments_ns = $3::bigint[], sg_overlap = $4
+                    WHERE id = $1
+                    """,
+                    [
+                        String(id), "{" + group.durations.map { String($0) }.joined(separator: ",") + "}",
+                        "{" + Self.segments(group.durations).map(String.init).joined(separator: ",") + "}",
+                        group.overlap.rawValue,
+                    ])
+            }
             return id
         }
+    }
+
+    /// A run's step lengths in nanoseconds for `durations` in seconds, as a group's start rounds them
+    /// (each ≥ 1).
+    static func segments(_ durations: [Double]) -> [Int64] {
+        durations.map { max(1, Int64(($0 * 1e9).rounded())) }
     }
 
     /// The columns a firing or a resume reads of a locked recurring row (after ``rowColumns``' own
@@ -115,7 +196,8 @@ extension PostgresTimerQueue {
                 SELECT t.recurrence, t.rec_expression, t.rec_every_s, t.rec_zone, t.rec_follows_zone,
                     t.rec_skip_missed, t.rec_randomized_delay_s, extract(epoch FROM t.rec_next_elapse),
                     extract(epoch FROM t.rec_last_elapse), t.rec_elapse_count, t.rec_last_missed,
-                    \(Self.firingColumns)
+                    \(Self.firingColumns), t.sg_overlap, t.sg_run,
+                    (SELECT r.live FROM timerd_timers r WHERE r.id = t.sg_run)
                 FROM timerd_timers t
                 WHERE t.id = $1 AND t.fence = $2 AND t.claimed_by = $3 AND t.state = 'running'
                 FOR UPDATE
@@ -162,6 +244,12 @@ extension PostgresTimerQueue {
                         claim.isRescue ? "t" : "f", String(missed),
                     ])
             }
+            var run: Int64?
+            if ring.missed != nil, let overlap = rows.value(0, 17).flatMap(SeriesGroup.Overlap.init(rawValue:)) {
+                run = try Self.startRun(
+                    of: claim.id, overlap: overlap, current: rows.int64(0, 18), currentIsLive: rows.value(0, 19) == "t",
+                    host: hostID, on: connection)
+            }
             if ring.ringAt == nil {
                 try connection.query(
                     """
@@ -173,7 +261,8 @@ extension PostgresTimerQueue {
                 ring: ring,
                 timer: FinishedTimer(
                     owner: UInt32(clamping: rows.int64(0, 13) ?? 0), name: rows.value(0, 14),
-                    totalNanoseconds: rows.int64(0, 16) ?? 0, action: rows.value(0, 15)))
+                    totalNanoseconds: rows.int64(0, 16) ?? 0, action: rows.value(0, 15)),
+                run: run)
         }
     }
 

@@ -4,7 +4,8 @@
 extension PostgresTimerQueue {
     /// Pauses a running timer of `owner` from any host: keeps the time left of its current step
     /// (`due_at − now()`, the transaction's instant on the database clock), clears the deadline and any claim, and moves the fence on so
-    /// that an in-flight completion of it is refused.
+    /// that an in-flight completion of it is refused. A paused series starts nothing: its queued run
+    /// is dropped (`sg_queued`, schema version 8; its live run goes on).
     ///
     /// - Parameters:
     ///   - id: the timer.
@@ -16,7 +17,7 @@ extension PostgresTimerQueue {
             id: id, owner: owner, from: "running", kind: "paused",
             set: """
                 state = 'paused', remaining_ns = greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint),
-                due_at = NULL
+                due_at = NULL, sg_queued = false
                 """, returning: "remaining_ns")
     }
 
@@ -38,7 +39,9 @@ extension PostgresTimerQueue {
     }
 
     /// Stops a live timer of `owner` from any host; the time left of its current step is kept
-    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock.
+    /// (`remaining_ns`, as a pause keeps it) and `ended_at` set, on the database clock. A series'
+    /// live run is stopped with it, and a run's series lets go of it (the trigger
+    /// `timerd_series_runs`, schema version 8, at the transaction's commit).
     ///
     /// - Parameters:
     ///   - id: the timer.
@@ -46,8 +49,14 @@ extension PostgresTimerQueue {
     /// - Returns: whether a live timer of `owner` with that id was stopped.
     /// - Throws: ``PostgresError``.
     public func stop(id: Int64, owner: UInt32?) throws(PostgresError) -> Bool {
+        // A series' live run is locked before the series, the order in which a run's end locks the
+        // two (the run's update, then its series in the trigger), so that the two never deadlock.
         try transition(
             id: id, owner: owner, from: nil, kind: "stopped",
+            lockFirst: """
+                SELECT 1 FROM timerd_timers r
+                WHERE r.id = (SELECT s.sg_run FROM timerd_timers s WHERE s.id = $1) AND r.live FOR UPDATE
+                """,
             set: """
                 state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
                 remaining_ns = CASE WHEN state = 'running'
@@ -55,11 +64,14 @@ extension PostgresTimerQueue {
                 """, returning: "0") != nil
     }
 
-    /// One guarded transition with its outbox row, in one transaction.
-    private func transition(id: Int64, owner: UInt32?, from: String?, kind: String, set: String, returning: String)
-        throws(PostgresError) -> Int64?
-    {
+    /// One guarded transition with its outbox row, in one transaction; `lockFirst` (a statement of
+    /// `$1`, the id) runs before it, in the same transaction.
+    private func transition(
+        id: Int64, owner: UInt32?, from: String?, kind: String, lockFirst: String? = nil, set: String,
+        returning: String
+    ) throws(PostgresError) -> Int64? {
         try connection.transaction { connection throws(PostgresError) in
+            if let lockFirst { try connection.query(lockFirst, [String(id)]) }
             let rows = try connection.query(
                 """
                 UPDATE timerd_timers

@@ -7,7 +7,7 @@
 /// "Advisory Lock Functions").
 public enum PostgresSchema {
     /// The newest schema version this build knows; a database at a newer version is refused.
-    public static let currentVersion = 7
+    public static let currentVersion = 8
 
     /// Version 1.
     ///
@@ -212,9 +212,98 @@ public enum PostgresSchema {
         CREATE INDEX timerd_action_runs_running ON timerd_action_runs (host_id) WHERE outcome = 'running';
         """
 
+    /// Version 8: groups started by a recurring series in shared mode (`durations` with `on` or
+    /// `every` of `timer.start`; docs/multihost.md, "Recurring timers").
+    ///
+    /// - On a series' row: `sg_durations_s` the steps of one run in seconds (`loops` repeated; NULL
+    ///   for a series without a group), `sg_segments_ns` the same in nanoseconds (a run's
+    ///   `segments_ns`), `sg_overlap` (`skip`, `queue`, `restart`), `sg_run` the live run's id (NULL
+    ///   when none runs), `sg_queued` whether a run waits for the current one to end,
+    ///   `sg_run_count` the runs started and `sg_skipped_count` the elapses that started none.
+    /// - On a run's row: `series_id`, the series that started it.
+    /// - `timerd_start_series_run(series, host)`: inserts a run of the series (its owner, no name,
+    ///   due one step after `clock_timestamp()`), its `started` outbox row (fence 1, like every
+    ///   start), marks it the series' run and counts it, and wakes the hosts; returns the run's id.
+    ///   The caller holds the series' row lock.
+    /// - The trigger `timerd_series_runs` (after an update of `live` that ends a row, so for every
+    ///   way a timer ends: completion, stop, skip, extend): an ended run is let go by its series,
+    ///   which starts its queued run while it runs; a stopped series stops its live run. It is
+    ///   deferred to the commit of the transaction that ended the row, so its outbox rows come after
+    ///   that transaction's own (the order one host reports them in: the run's `finished`, then the
+    ///   queued run's `started`; the series' `stopped`, then its run's). The rows it writes name the
+    ///   host that held the ended row's claim, else the host that wrote the row.
+    static let version8 = """
+        ALTER TABLE timerd_timers ADD COLUMN sg_durations_s double precision[], ADD COLUMN sg_segments_ns bigint[],
+            ADD COLUMN sg_overlap text CHECK (sg_overlap IN ('skip', 'queue', 'restart')),
+            ADD COLUMN sg_run bigint, ADD COLUMN sg_queued boolean NOT NULL DEFAULT false,
+            ADD COLUMN sg_run_count bigint NOT NULL DEFAULT 0, ADD COLUMN sg_skipped_count bigint NOT NULL DEFAULT 0,
+            ADD COLUMN series_id bigint;
+        CREATE FUNCTION timerd_start_series_run(p_series bigint, p_host text) RETURNS bigint
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            v_run bigint;
+        BEGIN
+            INSERT INTO timerd_timers (id, owner, name, live, state, due_at, step, steps, fence, written_by,
+                segments_ns, created_at, series_id)
+            SELECT nextval('timerd_timer_ids'), s.owner, NULL, true, 'running',
+                clock_timestamp() + make_interval(secs => s.sg_segments_ns[1] / 1e9), 0,
+                cardinality(s.sg_segments_ns), 1, p_host, s.sg_segments_ns, clock_timestamp(), s.id
+            FROM timerd_timers s WHERE s.id = p_series AND s.sg_segments_ns IS NOT NULL
+            RETURNING id INTO v_run;
+            IF v_run IS NULL THEN
+                RETURN NULL;
+            END IF;
+            INSERT INTO timerd_events (timer_id, kind, fence, host_id) VALUES (v_run, 'started', 1, p_host);
+            UPDATE timerd_timers
+            SET sg_run = v_run, sg_queued = false, sg_run_count = sg_run_count + 1, version = version + 1
+            WHERE id = p_series;
+            PERFORM pg_notify('timerd_wake:' || current_schema(), v_run::text);
+            RETURN v_run;
+        END
+        $$;
+        CREATE FUNCTION timerd_series_runs() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            v_host text := coalesce(NEW.claimed_by, OLD.claimed_by, NEW.written_by);
+            v_queued boolean;
+            v_state text;
+        BEGIN
+            IF NEW.series_id IS NOT NULL THEN
+                SELECT sg_queued, state INTO v_queued, v_state FROM timerd_timers
+                WHERE id = NEW.series_id AND sg_run = NEW.id FOR UPDATE;
+                IF FOUND THEN
+                    UPDATE timerd_timers SET sg_run = NULL, sg_queued = false, version = version + 1
+                    WHERE id = NEW.series_id;
+                    IF v_queued AND v_state = 'running' THEN
+                        PERFORM timerd_start_series_run(NEW.series_id, v_host);
+                    END IF;
+                END IF;
+            ELSIF NEW.sg_run IS NOT NULL AND NEW.state = 'stopped' THEN
+                UPDATE timerd_timers
+                SET state = 'stopped', live = false, due_at = NULL, ended_at = clock_timestamp(),
+                    remaining_ns = CASE WHEN state = 'running'
+                        THEN greatest(0, (extract(epoch FROM due_at - now()) * 1e9)::bigint) ELSE remaining_ns END,
+                    fence = fence + 1, claim_until = NULL, claimed_by = NULL, version = version + 1,
+                    updated_at = now()
+                WHERE id = NEW.sg_run AND live;
+                IF FOUND THEN
+                    INSERT INTO timerd_events (timer_id, kind, fence, host_id)
+                    SELECT id, 'stopped', fence, v_host FROM timerd_timers WHERE id = NEW.sg_run;
+                END IF;
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE CONSTRAINT TRIGGER timerd_series_runs AFTER UPDATE OF live ON timerd_timers
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+            WHEN (OLD.live AND NOT NEW.live AND (NEW.series_id IS NOT NULL OR NEW.sg_run IS NOT NULL))
+            EXECUTE FUNCTION timerd_series_runs();
+        """
+
     /// The migrations by the version they bring the schema to.
     static let migrations: [(version: Int, sql: String)] = [
         (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6), (7, version7),
+        (8, version8),
     ]
 
     /// Brings the current schema to ``currentVersion``: creates the version table if missing,
