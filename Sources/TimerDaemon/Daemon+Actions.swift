@@ -162,6 +162,14 @@ extension Daemon {
             }
             executable = program
             arguments = Self.notifyArguments(due)
+        case .sound:
+            switch soundCommand(due, searchPath: searchPath) {
+            case .success(let command): (executable, arguments) = command
+            case .failure(let problem):
+                log("warning: \(label): \(problem.text)")
+                finishAction(due, label: label, outcome: .failedToStart(problem.code))
+                return
+            }
         }
         // The directory is checked here, so that the log names it: a failed chdir inside the
         // spawn would be reported against the program (`/bin/sh`).

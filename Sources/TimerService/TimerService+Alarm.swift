@@ -49,6 +49,19 @@ extension TimerService {
         return TimerAlarm(ring: rings ? ringRule : nil, warning: warning)
     }
 
+    /// Reads `"warnEach"`: `true` warns before the end of every step of a group (with `warn`).
+    ///
+    /// - Parameter params: the request's params.
+    /// - Returns: whether it is `true` (absent, `null` and `false` are `false`).
+    /// - Throws: `RPCError` `-32602` for a value that is not a boolean.
+    package static func warnEachParameter(_ params: JSONMembers) throws -> Bool {
+        switch params["warnEach"] {
+        case .none, .some(.null), .some(.bool(false)): return false
+        case .some(.bool(true)): return true
+        case .some(let other): throw typeError("warnEach", "a boolean", other, .timerStart)
+        }
+    }
+
     /// `timer.snooze`'s `for`: seconds or a duration string; ``snoozeSeconds`` when absent or `null`.
     ///
     /// - Throws: `RPCError` `-32602` for another type; `CountdownError` for a duration out of range.

@@ -62,6 +62,29 @@ struct TimerRecordExtensionCodingTests {
         #expect(try decode(record.binaryEncoded).action?.runs[0].outcome == outcome)
     }
 
+    @Test("A sound (flag 4) is written after the command, and its runs (kind 2) round-trip")
+    func soundRoundTrip() throws {
+        var record = finishedWithAction
+        record.action?.sound = "/usr/share/timerd/timerd-beep.wav"
+        record.action?.runs.append(
+            ActionRun(
+                kind: .sound, trigger: .ringing,
+                startedAt: Date(timeIntervalSince1970: 1_795_965_731),  // 2026-11-29T15:22:11Z
+                endedAt: Date(timeIntervalSince1970: 1_795_965_732), outcome: .exited(1)))
+        let decoded = try decode(record.binaryEncoded)
+        #expect(decoded == record)
+        #expect(decoded.action?.kinds == [.exec, .notify, .sound])
+        // The tag's body starts with the flags (1 command, 2 notify, 4 sound = 7), then the command
+        // and the sound as UInt32 byte counts and UTF-8.
+        let trailerStart = TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16
+        let body = Array(record.binaryEncoded[(trailerStart + 10)...])
+        let command = "echo \"$TIMER_NAME\" >> done.txt"
+        #expect(body[0] == 7)
+        let soundAt = 1 + 4 + command.utf8.count
+        #expect(Array(body[soundAt..<soundAt + 4]) == [33, 0, 0, 0])
+        #expect(Array(body[(soundAt + 4)..<(soundAt + 37)]) == Array("/usr/share/timerd/timerd-beep.wav".utf8))
+    }
+
     @Test("The environment is kept sorted by name, as TimerAction stores it")
     func environmentSorted() throws {
         let decoded = try decode(finishedWithAction.binaryEncoded)

@@ -122,13 +122,14 @@ extension TimerEngine {
     /// finishes a timer once; a restored finished timer is not finished again), so each event runs
     /// the action once; a timer started again (a restart) finishes, and acts, again.
     ///
-    /// An alarm's later rings and its warning (triggers `ringing` and `warning`) pass `onlyNotify`:
-    /// they show the notification again and run no command.
-    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger, onlyNotify: Bool = false)
-    {
+    /// An alarm's later rings pass `only` `[.notify, .sound]` (the notification is shown and the
+    /// sound played again, no command runs) and its warning `[.notify]`.
+    mutating func scheduleActions(
+        of record: inout TimerRecord, trigger: TimerAction.Trigger, only: Set<TimerAction.Kind>? = nil
+    ) {
         guard var action = record.action else { return }
         let wall = clock.wallNow()
-        for kind in action.kinds where !onlyNotify || kind == .notify {
+        for kind in action.kinds where only?.contains(kind) ?? true {
             action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
             dueActions.append(
                 DueAction(

@@ -11,8 +11,8 @@
 /// the instant its time was up, until ``TimerEngine/acknowledge(_:requester:)`` ends it as
 /// `finished`, ``TimerEngine/snooze(_:bySeconds:requester:)`` runs it again, or ``Ring/limit``
 /// seconds pass unanswered and it ends as `finished` with ``Outcome/unanswered``. The first ring
-/// is the timer's end: it runs the on-finish action (exec and notify); each later ring shows the
-/// `--notify` notification again (trigger `ringing`). While it rings, the record's `runStart` and
+/// is the timer's end: it runs the on-finish action (exec, notify and sound); each later ring shows
+/// the `--notify` notification and plays the `--sound` again (trigger `ringing`). While it rings, the record's `runStart` and
 /// `runStartWall` hold the instant the ringing began, from which every ring is counted.
 ///
 /// Persisted as extension tag 6 of the store's record trailer (docs/durability.md), written with

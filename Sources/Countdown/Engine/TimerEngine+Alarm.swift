@@ -169,7 +169,7 @@ extension TimerEngine {
         if due > alarm.ringCount {
             alarm.ringCount = due
             record.alarm = alarm
-            scheduleActions(of: &record, trigger: .ringing, onlyNotify: true)
+            scheduleActions(of: &record, trigger: .ringing, only: [.notify, .sound])
             timers[id] = record
             alarmTransitionCount += 1
             let date = wall.addingTimeInterval(-Double(since - interval * Int64(due - 1)) / 1e9)
@@ -190,7 +190,7 @@ extension TimerEngine {
         else { return nil }
         alarm.isWarned = true
         record.alarm = alarm
-        scheduleActions(of: &record, trigger: .warning, onlyNotify: true)
+        scheduleActions(of: &record, trigger: .warning, only: [.notify])
         timers[id] = record
         alarmTransitionCount += 1
         let date = wall.addingTimeInterval(-Double(now.nanoseconds(since: instant)) / 1e9)

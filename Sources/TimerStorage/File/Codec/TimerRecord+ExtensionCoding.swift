@@ -21,11 +21,12 @@ import Countdown
 //
 // | field | form |
 // |---|---|
-// | flags | UInt8: 1 command present, 2 notify |
+// | flags | UInt8: 1 command present, 2 notify, 4 sound present |
 // | command | when flag 1: a UInt32 byte count and UTF-8 |
+// | sound | when flag 4: the sound file's absolute path, a UInt32 byte count and UTF-8 |
 // | workingDirectory | a UInt32 byte count and UTF-8 |
 // | environment | UInt32 count, then per variable its name and its value as strings |
-// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed, 2 elapsed, 3 ringing, 4 warning), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify, 2 sound), trigger UInt8 (0 finished, 1 missed, 2 elapsed, 3 ringing, 4 warning), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
 //
 // Tag 2, the recurrence (`TimerRecurrence`), all little-endian:
 //
@@ -431,15 +432,19 @@ extension TimerRecord {
     private enum ActionFlag {
         static let command: UInt8 = 1
         static let notify: UInt8 = 2
-        static let all: UInt8 = 3
+        static let sound: UInt8 = 4
+        static let all: UInt8 = 7
     }
 
-    private static let kinds: [TimerAction.Kind] = [.exec, .notify]
+    private static let kinds: [TimerAction.Kind] = [.exec, .notify, .sound]
     private static let triggers: [TimerAction.Trigger] = [.finished, .missed, .elapsed, .ringing, .warning]
 
     private static func encode(_ action: TimerAction, to writer: inout BinaryWriter) {
-        writer.write((action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0))
+        writer.write(
+            (action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0)
+                | (action.sound == nil ? 0 : ActionFlag.sound))
         if let command = action.command { writer.write(command) }
+        if let sound = action.sound { writer.write(sound) }
         writer.write(action.workingDirectory)
         writer.write(UInt32(action.environment.count))
         for variable in action.environment {
@@ -475,6 +480,7 @@ extension TimerRecord {
                 field: "action flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~ActionFlag.all)")
         }
         let command = flags & ActionFlag.command != 0 ? try reader.readString("action command") : nil
+        let sound = flags & ActionFlag.sound != 0 ? try reader.readString("action sound") : nil
         let directory = try reader.readString("action working directory")
         let variableCount = try reader.readCount("action environment count", elementSize: 8)
         var environment: [TimerAction.Variable] = []
@@ -521,7 +527,7 @@ extension TimerRecord {
         }
         return TimerAction(
             command: command, notify: flags & ActionFlag.notify != 0, workingDirectory: directory,
-            environment: environment, runs: runs)
+            environment: environment, runs: runs, sound: sound)
     }
 
     private static func code<Value>(from reader: inout BinaryReader, _ field: String, in values: [Value])
