@@ -388,6 +388,7 @@ public struct TimerService: Sendable {
                 [
                     "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
                     "on", "overlap", "randomizedDelay", "ring", "skipMissed", "sound", "timeZone", "wake", "warn",
+                    "warnEach",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {

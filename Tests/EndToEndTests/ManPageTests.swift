@@ -117,7 +117,8 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--ring", "--warn", "--sound", "--loops",
+                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--ring", "--warn", "--warn-each",
+                "--sound", "--loops",
                 "--bell",
                 "--message",
                 "--iterations",

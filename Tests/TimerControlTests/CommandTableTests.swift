@@ -67,7 +67,7 @@ struct CommandTableTests {
         #expect(
             HelpText.usageLine(.start)
                 == "timerctl start DURATION... [--loops N] [--name NAME] [--exec CMD] [--notify] [--wake] [--ring]"
-                + " [--warn DURATION] [--sound[=FILE]]\n"
+                + " [--warn DURATION] [--warn-each] [--sound[=FILE]]\n"
                 + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify] [--wake]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify] [--wake]"
                 + " [--ring] [--warn DURATION] [--sound[=FILE]]"

@@ -4,7 +4,7 @@ import TimerModel
 
 @testable import TimerControl
 
-@Suite("timerctl start --sound[=FILE]")
+@Suite("timerctl start --sound[=FILE] and --warn-each")
 struct SoundOptionsTests {
     @Test("--sound alone is the default sound and never takes the next word; --sound=FILE names a file")
     func parsing() throws {
@@ -22,7 +22,8 @@ struct SoundOptionsTests {
 
     @Test("--sound sends the action's directory and variables and \"sound\"; warnsEachStep sends \"warnEach\"")
     func requestLine() throws {
-        let options = try ControlOptions.parse(["start", "25m", "5m", "--sound", "--warn", "1m"])
+        let options = try ControlOptions.parse(["start", "25m", "5m", "--sound", "--warn", "1m", "--warn-each"])
+        #expect(options.warnEach && options.warn == 60)
         let action = try #require(
             ActionRequest.make(options, environment: ["PATH": "/usr/bin"], workingDirectory: "/home/ann"))
         let alarm = AlarmRequest(rings: false, warning: 60, warnsEachStep: true, sound: .standard)
@@ -43,8 +44,16 @@ struct SoundOptionsTests {
     }
 
     @Test(
-        "--sound is for one-shot timers",
+        "--warn-each needs --warn; --sound and --warn-each are for one-shot timers",
         arguments: [
+            (
+                ["start", "25m", "5m", "--warn-each"],
+                "option '--warn-each' goes with '--warn DURATION' (it warns before every step)"
+            ),
+            (
+                ["start", "--every", "1h", "--warn", "1m", "--warn-each"],
+                "option '--warn' goes with 'start DURATION...' or 'start --at TIME' (not --heartbeat, --on, --every)"
+            ),
             (
                 ["start", "5m", "--heartbeat", "--sound"],
                 "option '--sound' goes with 'start DURATION...' or 'start --at TIME' (not --heartbeat, --on, --every)"

@@ -85,6 +85,31 @@ struct TimerRecordExtensionCodingTests {
         #expect(Array(body[(soundAt + 4)..<(soundAt + 37)]) == Array("/usr/share/timerd/timerd-beep.wav".utf8))
     }
 
+    @Test("An alarm with --warn-each is tag 6 version 2: flag 16 and warnedSteps at the end; others stay version 1")
+    func warnEachAlarm() throws {
+        var record = finishedWithAction
+        record.action = nil
+        record.alarm = TimerAlarm(ring: nil, warning: 60, warnsEachStep: true, warnedSteps: 1)
+        let bytes = Array(record.binaryEncoded)
+        let trailerStart = TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16
+        // Count 1, tag 6, length 47: version 2, flags 2 (warns) | 16 (each step), …, warnedSteps 1.
+        #expect(Array(bytes[trailerStart..<(trailerStart + 10)]) == [1, 0, 0, 0, 6, 0, 47, 0, 0, 0])
+        #expect(bytes[trailerStart + 10] == 2 && bytes[trailerStart + 11] == 18)
+        #expect(Array(bytes.suffix(4)) == [1, 0, 0, 0])
+        #expect(try decode(bytes) == record)
+        record.alarm = TimerAlarm(ring: nil, warning: 60)
+        let plain = Array(record.binaryEncoded)
+        #expect(plain[trailerStart + 6] == 43 && plain[trailerStart + 10] == 1)
+        #expect(try decode(plain) == record)
+        // Version 1 with flag 16 is damage, named.
+        var damaged = plain
+        damaged[trailerStart + 11] |= 16
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "alarm flags", offset: trailerStart + 11, reason: "unknown flag bits 16")
+        ) { try decode(damaged) }
+    }
+
     @Test("The environment is kept sorted by name, as TimerAction stores it")
     func environmentSorted() throws {
         let decoded = try decode(finishedWithAction.binaryEncoded)
@@ -445,10 +470,13 @@ struct AlarmExtensionCodingTests {
             flags: 1, interval: 30, limit: 600, warning: 0, rings: 0, snoozes: 0, snoozed: 0, outcome: 0)
         #expect(try decode(prefix + trailer(tag: 6, good)).alarm?.ring == TimerAlarm.Ring(interval: 30, limit: 600))
         var version = good
-        version[0] = 2
+        version[0] = 3
         #expect(
-            throws: BinaryReader.Problem.invalid(field: "alarm version", offset: bodyStart, reason: "unknown version 2")
+            throws: BinaryReader.Problem.invalid(field: "alarm version", offset: bodyStart, reason: "unknown version 3")
         ) { try decode(prefix + trailer(tag: 6, version)) }
+        // Version 2 (--warn-each) has 4 bytes more: a version 1 body labelled 2 is cut short.
+        version[0] = 2
+        #expect(throws: BinaryReader.Problem.self) { try decode(prefix + trailer(tag: 6, version)) }
         var flags = good
         flags[1] = 16
         #expect(

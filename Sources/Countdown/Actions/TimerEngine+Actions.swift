@@ -33,6 +33,9 @@ extension TimerEngine {
         /// The timer's alarm (`--ring`, `--warn`) as it was when the run became due, or `nil`: what
         /// the notification says of a ring or a warning.
         public var alarm: TimerAlarm? = nil
+        /// How many steps the timer has (1 for a plain timer): what a `--warn-each` warning's
+        /// notification counts its step out of.
+        public var stepCount: Int = 1
     }
 
     /// Returns the action runs that became due since the last call, and forgets them.
@@ -135,7 +138,7 @@ extension TimerEngine {
                 DueAction(
                     timerID: record.id, name: record.name, owner: record.owner,
                     duration: record.durations.reduce(0, +), kind: kind,
-                    trigger: trigger, action: action, alarm: record.alarm))
+                    trigger: trigger, action: action, alarm: record.alarm, stepCount: record.segmentCount))
         }
         if action.runs.count > Self.maximumActionRuns {
             action.runs.removeFirst(action.runs.count - Self.maximumActionRuns)

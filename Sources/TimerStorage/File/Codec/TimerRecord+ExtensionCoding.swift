@@ -69,17 +69,20 @@ import Countdown
 // | role 0: runCount, skippedCount | UInt64 each |
 // | role 1: series | UInt64, the series' id |
 //
-// Tag 6, the alarm (`--warn`, `--ring`; `TimerAlarm`), all little-endian, 43 bytes:
+// Tag 6, the alarm (`--warn`, `--ring`; `TimerAlarm`), all little-endian, 43 bytes (version 1) or
+// 47 (version 2, written only for `--warn-each`, so that other alarms stay readable by a build
+// before it):
 //
 // | field | form |
 // |---|---|
-// | version | UInt8: 1 |
-// | flags | UInt8: 1 rings, 2 warns, 4 warned, 8 outcome present |
+// | version | UInt8: 1, or 2 with warnedSteps at the end |
+// | flags | UInt8: 1 rings, 2 warns, 4 warned, 8 outcome present, 16 warns each step (version 2 only) |
 // | ring interval, ring limit | Double seconds each (0 when it does not ring); > 0 and ≤ 1 day, > 0 and ≤ 366 days |
 // | warning | Double seconds (0 when it does not warn); > 0 and ≤ 366 days |
 // | ringCount, snoozeCount | UInt32 each |
 // | snoozedNanoseconds | Int64, ≥ 0 |
 // | outcome | UInt8: 0 acknowledged, 1 unanswered (0 when absent) |
+// | warnedSteps | version 2: UInt32, the steps warned so far |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -347,14 +350,16 @@ extension TimerRecord {
         static let warns: UInt8 = 2
         static let warned: UInt8 = 4
         static let outcome: UInt8 = 8
+        static let warnsEachStep: UInt8 = 16
         static let all: UInt8 = 15
+        static let allVersion2: UInt8 = 31
     }
 
     private static let alarmOutcomes: [TimerAlarm.Outcome] = [.acknowledged, .unanswered]
 
     private static func encode(_ alarm: TimerAlarm, to writer: inout BinaryWriter) {
-        writer.write(UInt8(1))
-        var flags: UInt8 = 0
+        writer.write(UInt8(alarm.warnsEachStep ? 2 : 1))
+        var flags: UInt8 = alarm.warnsEachStep ? AlarmFlag.warnsEachStep : 0
         if alarm.ring != nil { flags |= AlarmFlag.rings }
         if alarm.warning != nil { flags |= AlarmFlag.warns }
         if alarm.isWarned { flags |= AlarmFlag.warned }
@@ -367,19 +372,20 @@ extension TimerRecord {
         writer.write(alarm.snoozeCount)
         writer.write(alarm.snoozedNanoseconds)
         writer.write(UInt8(alarm.outcome.flatMap { alarmOutcomes.firstIndex(of: $0) } ?? 0))
+        if alarm.warnsEachStep { writer.write(alarm.warnedSteps) }
     }
 
     private static func decodeAlarm(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> TimerAlarm {
         let versionOffset = reader.offset
         let version = try reader.readUInt8("alarm version")
-        guard version == 1 else {
+        guard version == 1 || version == 2 else {
             throw .invalid(field: "alarm version", offset: versionOffset, reason: "unknown version \(version)")
         }
         let flagsOffset = reader.offset
         let flags = try reader.readUInt8("alarm flags")
-        guard flags & ~AlarmFlag.all == 0 else {
-            throw .invalid(
-                field: "alarm flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~AlarmFlag.all)")
+        let known = version == 2 ? AlarmFlag.allVersion2 : AlarmFlag.all
+        guard flags & ~known == 0 else {
+            throw .invalid(field: "alarm flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~known)")
         }
         let interval = try seconds(
             from: &reader, "alarm ring interval", upTo: 86_400, present: flags & AlarmFlag.rings != 0)
@@ -395,10 +401,12 @@ extension TimerRecord {
             throw .invalid(field: "alarm snoozed nanoseconds", offset: snoozedOffset, reason: "negative")
         }
         let outcome = try code(from: &reader, "alarm outcome", in: alarmOutcomes)
+        let warnedSteps = version == 2 ? try reader.readUInt32("alarm warned steps") : 0
         return TimerAlarm(
             ring: interval.map { TimerAlarm.Ring(interval: $0, limit: limit ?? $0) }, warning: warning,
             isWarned: flags & AlarmFlag.warned != 0, ringCount: ringCount, snoozeCount: snoozeCount,
-            snoozedNanoseconds: snoozed, outcome: flags & AlarmFlag.outcome != 0 ? outcome : nil)
+            snoozedNanoseconds: snoozed, outcome: flags & AlarmFlag.outcome != 0 ? outcome : nil,
+            warnsEachStep: flags & AlarmFlag.warnsEachStep != 0, warnedSteps: warnedSteps)
     }
 
     /// Seconds of an alarm field: > 0 and ≤ `maximum` when `present`, else read and dropped.
