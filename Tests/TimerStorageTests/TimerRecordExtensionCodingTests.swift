@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: one suite per extension tag of the trailer, each with its byte layout,
+// round trips and damage, beside the one codec file they check (TimerRecord+ExtensionCoding.swift).
 import Countdown
 import Foundation
 import Testing
