@@ -81,6 +81,11 @@ package struct CommandLineScanner: Sendable {
                 throw .repeatedOption(spelling)
             }
             seen.insert(option.longName)
+            if option.optionalValue != nil {
+                // `--sound=` is an empty value (for the caller to refuse), not `--sound` alone.
+                let value = inline ?? (argument.count > spelling.count ? "" : nil)
+                return .option(option, value: value, spelling: spelling)
+            }
             guard option.value != nil else {
                 if inline != nil { throw .unexpectedValue(option: spelling, argument: argument) }
                 return .option(option, value: nil, spelling: spelling)

@@ -10,6 +10,9 @@ package struct OptionSpec: Sendable, Equatable {
         /// Exactly one value, as `--option VALUE` or `--option=VALUE`. The next word is taken as the
         /// value even when it starts with a dash.
         case value(ValueSpec)
+        /// A value that may be left out: `--option` alone, or `--option=VALUE` (the next word is
+        /// never taken, as with `git --color[=WHEN]`, so `--sound 25m` cannot eat an argument).
+        case optionalValue(ValueSpec)
     }
 
     /// What a second occurrence of the option means.
@@ -56,17 +59,31 @@ package struct OptionSpec: Sendable, Equatable {
     /// The long spelling (`--help` of `-h, --help`): the name messages and synopses use.
     package var longName: String { names.first { $0.hasPrefix("--") } ?? names[0] }
 
-    /// The value's description, or `nil` for a flag.
+    /// The value's description, or `nil` for a flag and for an optional value (which never takes
+    /// the next word, so completion treats it as a flag).
     package var value: ValueSpec? {
         if case .value(let value) = arity { return value }
         return nil
     }
 
-    /// The help label: every spelling and the value's name (`--socket PATH`, `-h, --help`).
-    package var label: String {
-        names.joined(separator: ", ") + (value.map { " \($0.name)" } ?? "")
+    /// The description of a value that may be left out (``Arity/optionalValue(_:)``), or `nil`.
+    package var optionalValue: ValueSpec? {
+        if case .optionalValue(let value) = arity { return value }
+        return nil
     }
 
-    /// The option as a synopsis shows it: `--name NAME`, or `--all` for a flag.
-    package var synopsis: String { longName + (value.map { " \($0.name)" } ?? "") }
+    /// The help label: every spelling and the value's name (`--socket PATH`, `-h, --help`,
+    /// `--sound[=FILE]`).
+    package var label: String {
+        names.joined(separator: ", ") + valueSuffix
+    }
+
+    /// The option as a synopsis shows it: `--name NAME`, `--sound[=FILE]`, or `--all` for a flag.
+    package var synopsis: String { longName + valueSuffix }
+
+    private var valueSuffix: String {
+        if let value { return " \(value.name)" }
+        if let optionalValue { return "[=\(optionalValue.name)]" }
+        return ""
+    }
 }

@@ -47,6 +47,7 @@ extension TimerRequest {
             if let loops { object.member("loops") { $0.integer(Int64(loops)) } }
             if let name { object.member("name") { $0.string(name) } }
             if alarm?.rings == true { object.member("ring") { $0.bool(true) } }
+            Self.writeSound(alarm, to: &object)
             if wake { object.member("wake") { $0.bool(true) } }
             try Self.writeWarning(alarm, to: &object)
         case .startAt(let at, let timeZone, let minuteInterval, let name, let action, let wake, let alarm):
@@ -55,6 +56,7 @@ extension TimerRequest {
             if let minuteInterval { object.member("minuteInterval") { $0.integer(Int64(minuteInterval)) } }
             if let name { object.member("name") { $0.string(name) } }
             if alarm?.rings == true { object.member("ring") { $0.bool(true) } }
+            Self.writeSound(alarm, to: &object)
             if let timeZone { object.member("timeZone") { $0.string(timeZone) } }
             if wake { object.member("wake") { $0.bool(true) } }
             try Self.writeWarning(alarm, to: &object)
@@ -132,12 +134,24 @@ extension TimerRequest {
 }
 
 extension TimerRequest {
-    /// Writes `"warn": seconds` of an alarm that warns (the last key of a start's params).
+    /// Writes `"warn": seconds` of an alarm that warns, then `"warnEach": true` (the last keys of a
+    /// start's params).
     private static func writeWarning(_ alarm: AlarmRequest?, to object: inout ObjectWriter)
         throws(JSONBytesWriter.NonFiniteNumber)
     {
-        guard let warning = alarm?.warning else { return }
-        try object.member("warn") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(warning) }
+        if let warning = alarm?.warning {
+            try object.member("warn") { writer throws(JSONBytesWriter.NonFiniteNumber) in try writer.number(warning) }
+        }
+        if alarm?.warnsEachStep == true { object.member("warnEach") { $0.bool(true) } }
+    }
+
+    /// Writes `"sound": true` or `"sound": "/path"` of an alarm with a sound.
+    private static func writeSound(_ alarm: AlarmRequest?, to object: inout ObjectWriter) {
+        switch alarm?.sound {
+        case nil: return
+        case .standard?: object.member("sound") { $0.bool(true) }
+        case .file(let path)?: object.member("sound") { $0.string(path) }
+        }
     }
 }
 

@@ -101,21 +101,37 @@ public enum TimerRequest: Sendable, Hashable {
     }
 }
 
-/// The alarm of a `timer.start` (`timerctl start … --ring --warn DURATION`): `"ring": true` and
-/// `"warn": seconds` (docs/protocol.md, "Alarms").
+/// The alarm of a `timer.start` (`timerctl start … --ring --warn DURATION --warn-each --sound`):
+/// `"ring": true`, `"warn": seconds`, `"warnEach": true` and `"sound"` (docs/protocol.md, "Alarms").
 public struct AlarmRequest: Sendable, Hashable {
     /// Ring at the end until acknowledged, snoozed or left unanswered past the daemon's limit.
     public var rings: Bool
     /// Warn this many seconds before the end (> 0, shorter than the timer), or `nil`.
     public var warning: Double?
+    /// Warn that long before the end of every step of a group, not only the last (`--warn-each`).
+    public var warnsEachStep: Bool
+    /// The sound to play at the end and at every ring (`--sound[=FILE]`), or `nil` for none.
+    public var sound: Sound?
+
+    /// The sound of a `timer.start`.
+    public enum Sound: Sendable, Hashable {
+        /// `"sound": true`: the daemon's default sound.
+        case standard
+        /// `"sound": "/path/file.wav"`: a file, by its absolute path.
+        case file(String)
+    }
 
     /// Creates an alarm request.
     ///
     /// - Parameters:
     ///   - rings: ring at the end until answered.
     ///   - warning: seconds before the end for a warning, or `nil`.
-    public init(rings: Bool, warning: Double?) {
+    ///   - warnsEachStep: warn before the end of every step of a group (default `false`).
+    ///   - sound: the sound to play, or `nil` (the default) for none.
+    public init(rings: Bool, warning: Double?, warnsEachStep: Bool = false, sound: Sound? = nil) {
         self.rings = rings
         self.warning = warning
+        self.warnsEachStep = warnsEachStep
+        self.sound = sound
     }
 }

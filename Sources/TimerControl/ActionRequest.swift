@@ -16,7 +16,8 @@ struct ActionRequest: Sendable, Equatable {
     /// The captured variables, sorted by name.
     var environment: [ActionEnvironment.Variable]
 
-    /// The request for `options`, or `nil` when neither `--exec` nor `--notify` was given.
+    /// The request for `options`, or `nil` when none of `--exec`, `--notify` and `--sound` was given
+    /// (a sound is played with the captured environment: `XDG_RUNTIME_DIR` finds the sound server).
     ///
     /// - Parameters:
     ///   - options: the parsed command line.
@@ -25,7 +26,7 @@ struct ActionRequest: Sendable, Equatable {
     static func make(_ options: ControlOptions, environment: [String: String], workingDirectory: String)
         -> ActionRequest?
     {
-        guard options.exec != nil || options.notify else { return nil }
+        guard options.exec != nil || options.notify || options.sound else { return nil }
         return ActionRequest(
             command: options.exec, notify: options.notify, workingDirectory: workingDirectory,
             environment: ActionEnvironment.capture(from: environment).map {

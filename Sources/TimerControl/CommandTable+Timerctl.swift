@@ -317,6 +317,12 @@ extension CommandTable {
                 ["--warn"], .value(ValueSpec("DURATION", .duration)), repetition: .rejected,
                 help: "send a warning event (and --notify notification) DURATION before the end"),
             OptionSpec(
+                ["--warn-each"],
+                help: "with --warn and a group of DURATIONs: warn before the end of every step, not only the last"),
+            OptionSpec(
+                ["--sound"], .optionalValue(ValueSpec("FILE", .file)), repetition: .rejected,
+                help: "have timerd play FILE (default: a short beep) at the end and at every ring; --sound=FILE"),
+            OptionSpec(
                 ["--loops"], .value(ValueSpec("N", .number)), repetition: .rejected,
                 help: "run the group of DURATIONs N times, one loop after the other (1 to 100 steps in all)"),
             OptionSpec(
@@ -355,7 +361,8 @@ extension CommandTable {
                     .argument("DURATION"), .option("--loops", isOptional: true), .option("--name", isOptional: true),
                     .option("--exec", isOptional: true), .option("--notify", isOptional: true),
                     .option("--wake", isOptional: true), .option("--ring", isOptional: true),
-                    .option("--warn", isOptional: true),
+                    .option("--warn", isOptional: true), .option("--warn-each", isOptional: true),
+                    .option("--sound", isOptional: true),
                 ],
                 summary: "start a timer; several durations make a group, --loops repeats it"),
             Usage(
@@ -370,6 +377,7 @@ extension CommandTable {
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
                     .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                     .option("--ring", isOptional: true), .option("--warn", isOptional: true),
+                    .option("--sound", isOptional: true),
                 ], summary: "start a timer that ends at a wall-clock time"),
             Usage(
                 [
@@ -377,6 +385,7 @@ extension CommandTable {
                     .option("--name", isOptional: true), .option("--exec", isOptional: true),
                     .option("--notify", isOptional: true), .option("--wake", isOptional: true),
                     .option("--ring", isOptional: true), .option("--warn", isOptional: true),
+                    .option("--sound", isOptional: true),
                 ], summary: "start a timer that ends at a time picked in the terminal"),
             Usage(
                 [
@@ -463,8 +472,14 @@ extension CommandTable {
             unanswered for 10 min it stops ringing and finishes 'unanswered' (timerd.conf's
             ring_interval, ring_limit and snooze change these). --exec runs once, at the first
             ring. --warn DURATION sends a 'warning' event (and the --notify notification)
-            DURATION before the end (a group's whole end), once. Not with --heartbeat, --on,
-            --every. See docs/actions.md.
+            DURATION before the end (a group's whole end), once; with --warn-each, DURATION
+            before the end of every step (start 25m 5m --warn 1m --warn-each). Not with
+            --heartbeat, --on, --every. See docs/actions.md.
+            With --sound timerd plays a short beep (FILE with --sound=FILE; a relative FILE is
+            read from this directory) at the end and at every ring, through the first of
+            pw-play, paplay and aplay in your PATH (timerd.conf's sound_player and sound_device
+            choose one and its device). With no player or an unreadable file it warns on stderr
+            and starts the timer all the same. Not with --heartbeat, --on, --every.
             """)
 
     private static let wait = CommandSpec(

@@ -138,14 +138,22 @@ public enum ControlCommand {
             }
         }
         let action =
-            verb == .start && (options.exec != nil || options.notify)
+            verb == .start && (options.exec != nil || options.notify || options.sound)
             ? ActionRequest.make(
                 options, environment: ProcessEnvironment.current(),
                 workingDirectory: try ActionRequest.currentDirectory())
             : nil
         let edit = try EditRequest(verb, options)
+        let sound: AlarmRequest.Sound? =
+            !options.sound
+            ? nil
+            : try options.soundFile.map { file throws(ControlError) in
+                .file(file.hasPrefix("/") ? file : try ActionRequest.currentDirectory() + "/" + file)
+            } ?? .standard
         let alarmRequest =
-            options.ring || options.warn != nil ? AlarmRequest(rings: options.ring, warning: options.warn) : nil
+            options.ring || options.warn != nil || sound != nil
+            ? AlarmRequest(rings: options.ring, warning: options.warn, warnsEachStep: options.warnEach, sound: sound)
+            : nil
         if verb == .watch { try Watch.checkTerminal() }
         let barFeed =
             verb == .bar
@@ -169,6 +177,7 @@ public enum ControlCommand {
             autostart: options.socketPath == nil && !options.noAutostart && verb != .reload && verb != .stats)
         switch verb {
         case .start:
+            var startWarning: String?
             if var recurring {
                 recurring.action = action?.action
                 recurring.wake = options.wake
@@ -183,6 +192,7 @@ public enum ControlCommand {
                     at: deadline.text, timeZone: deadline.timeZone, minuteInterval: deadline.minuteInterval,
                     name: options.name, action: action?.action, wake: options.wake, alarm: alarmRequest)
                 let timer = try client.call(request, as: TimerInfo.self)
+                startWarning = timer.warning
                 if options.json {
                     output.out(try json(timer))
                 } else {
@@ -193,9 +203,11 @@ public enum ControlCommand {
                     durations: durations, name: options.name, action: action?.action, isHeartbeat: options.heartbeat,
                     loops: options.loops, wake: options.wake, alarm: alarmRequest)
                 let timer = try client.call(request, as: TimerInfo.self)
+                startWarning = timer.warning
                 try emit(timer, verb: verb, options: options, output: &output)
             }
             if let warning = action?.notifyWarning(isExecutable: { access($0, X_OK) == 0 }) { output.err(warning) }
+            if let warning = startWarning { output.err("Warning: --sound: \(warning)\n") }
         case .stop, .pause, .resume:
             let target = options.arguments[0]
             let request: TimerRequest =

@@ -31,6 +31,13 @@ public struct ControlOptions: Sendable, Equatable {
     public var ring = false
     /// `--warn DURATION` for `start`: a warning that long before the end, in seconds (`"warn"`).
     public var warn: Double?
+    /// `--warn-each` for `start`: the `--warn` warning before the end of every step of a group.
+    public var warnEach = false
+    /// `--sound[=FILE]` for `start`: play a sound at the end and at every ring (`"sound"`).
+    public var sound = false
+    /// The FILE of `--sound=FILE` as given (made absolute against the working directory when
+    /// sent), or `nil` for timerd's default sound.
+    public var soundFile: String?
     /// `--loops N` for `start DURATION...`: the group runs N times, one loop after the other (timerd checks
     /// that the loops make at most `TimerLimits.maximumGroupSize` steps).
     public var loops: Int?
@@ -106,6 +113,15 @@ public struct ControlOptions: Sendable, Equatable {
             case .argument(let argument):
                 options.arguments.append(argument)
             case .option(let option, let value, let spelling):
+                if option.longName == "--sound" {
+                    // --sound alone is the default sound; --sound= names no file.
+                    if value?.isEmpty == true {
+                        throw .usage("--sound=FILE needs a file, such as --sound=bell.wav", verb: options.verb)
+                    }
+                    options.sound = true
+                    options.soundFile = value
+                    continue
+                }
                 try options.apply(option.longName, value: value ?? "", spelling: spelling)
             }
         }
@@ -141,6 +157,7 @@ public struct ControlOptions: Sendable, Equatable {
         case "--heartbeat": heartbeat = true
         case "--wake": wake = true
         case "--ring": ring = true
+        case "--warn-each": warnEach = true
         case "--warn":
             do throws(CountdownError) {
                 warn = try DurationParser.seconds(from: value)
@@ -205,6 +222,8 @@ public struct ControlOptions: Sendable, Equatable {
         if options.wake && verb != .start { throw .usage(onlyFor("--wake"), verb: verb) }
         if options.ring && verb != .start { throw .usage(onlyFor("--ring"), verb: verb) }
         if options.warn != nil && verb != .start { throw .usage(onlyFor("--warn"), verb: verb) }
+        if options.warnEach && verb != .start { throw .usage(onlyFor("--warn-each"), verb: verb) }
+        if options.sound && verb != .start { throw .usage(onlyFor("--sound"), verb: verb) }
         if options.loops != nil && verb != .start { throw .usage(onlyFor("--loops"), verb: verb) }
         if options.bell && verb != .wait { throw .usage(onlyFor("--bell"), verb: verb) }
         if options.message != nil && verb != .wait { throw .usage(onlyFor("--message"), verb: verb) }
@@ -271,7 +290,14 @@ public struct ControlOptions: Sendable, Equatable {
             if options.loops != nil && (options.arguments.isEmpty || options.heartbeat) {
                 throw .usage("option '--loops' goes with 'start DURATION...' (it repeats the group)", verb: verb)
             }
-            for (given, name) in [(options.ring, "--ring"), (options.warn != nil, "--warn")]
+            if options.warnEach && options.warn == nil {
+                throw .usage(
+                    "option '--warn-each' goes with '--warn DURATION' (it warns before every step)", verb: verb)
+            }
+            for (given, name) in [
+                (options.ring, "--ring"), (options.warn != nil, "--warn"), (options.warnEach, "--warn-each"),
+                (options.sound, "--sound"),
+            ]
             where given && (options.heartbeat || recurring) {
                 throw .usage(
                     "option '\(name)' goes with 'start DURATION...' or 'start --at TIME' (not --heartbeat, --on, --every)",

@@ -131,7 +131,8 @@ enum StatusTable {
     }
 
     /// An alarm's mark after the progress: `ringing #3` while it rings; `unanswered after 20 rings`
-    /// or `acknowledged` once its ringing ended; before, `ring` and `warn 5m` (`warned` once sent).
+    /// or `acknowledged` once its ringing ended; before, `ring` and `warn 5m` (`warned` once sent;
+    /// with `--warn-each`, `warn 5m each` and `warned 1/2` while steps are left).
     static func alarmText(_ alarm: AlarmInfo, _ state: TimerState) -> String {
         if state == .ringing { return "ringing #\(alarm.ringCount)" }
         switch alarm.outcome {
@@ -141,7 +142,14 @@ enum StatusTable {
             var parts: [String] = []
             if alarm.ringInterval != nil { parts.append("ring") }
             if let warning = alarm.warning {
-                parts.append(alarm.warned == true ? "warned" : "warn \(DurationFormatter.compact(seconds: warning))")
+                let each = alarm.warnEach == true
+                if alarm.warned == true {
+                    parts.append("warned")
+                } else if each, let steps = alarm.warnedSteps, steps > 0 {
+                    parts.append("warned \(steps), warn \(DurationFormatter.compact(seconds: warning)) each")
+                } else {
+                    parts.append("warn \(DurationFormatter.compact(seconds: warning))" + (each ? " each" : ""))
+                }
             }
             return parts.joined(separator: " ")
         }
@@ -153,7 +161,9 @@ enum StatusTable {
         var note = ""
         if alarm.ringInterval != nil { note += ", rings" }
         if let warning = alarm.warning {
-            note += ", warns \(DurationFormatter.compact(seconds: warning)) before the end"
+            note +=
+                ", warns \(DurationFormatter.compact(seconds: warning)) before the end"
+                + (alarm.warnEach == true ? " of each step" : "")
         }
         return note
     }

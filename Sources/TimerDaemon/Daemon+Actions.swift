@@ -23,12 +23,15 @@ struct ActionLaunch {
     var firingFence: Int64?
     /// The timer's alarm when the run became due (``TimerEngine/DueAction/alarm``), or `nil`.
     var alarm: TimerAlarm?
+    /// The timer's step count (``TimerEngine/DueAction/stepCount``).
+    var stepCount = 1
 
     init(_ due: TimerEngine.DueAction) {
         self.init(
             timerID: due.timerID, name: due.name, duration: due.duration, kind: due.kind, trigger: due.trigger,
             action: due.action)
         alarm = due.alarm
+        stepCount = due.stepCount
     }
 
     init(
@@ -110,16 +113,19 @@ extension Daemon {
     /// The `notify-send` command line of a notify run: `Timer tea finished` (`… ended while timerd
     /// was not running` when missed); for an alarm that rings, `Timer tea is ringing` (`, ring 2`
     /// from the second ring on) at critical urgency with the commands that answer it; for a
-    /// warning, `Timer tea ends in 5m`.
+    /// warning, `Timer tea ends in 5m` (`Timer tea step 1 of 2 ends in 5m` with `--warn-each`).
     ///
     /// - Parameter due: the run.
     /// - Returns: the arguments, `notify-send` first.
     static func notifyArguments(_ due: ActionLaunch) -> [String] {
         let timer = "Timer \(due.name ?? String(due.timerID))"
         let length = DurationFormatter.compact(seconds: due.duration)
-        if due.trigger == .warning, let warning = due.alarm?.warning {
+        if due.trigger == .warning, let alarm = due.alarm, let warning = alarm.warning {
+            // With --warn-each the warned step is the last one counted (warnedSteps after it).
+            let step = alarm.warnsEachStep ? " step \(alarm.warnedSteps) of \(due.stepCount)" : ""
             return [
-                "notify-send", "--app-name=timerd", "\(timer) ends in \(DurationFormatter.compact(seconds: warning))",
+                "notify-send", "--app-name=timerd",
+                "\(timer)\(step) ends in \(DurationFormatter.compact(seconds: warning))",
                 "\(length) timer (timerctl status \(due.timerID))",
             ]
         }
@@ -162,6 +168,14 @@ extension Daemon {
             }
             executable = program
             arguments = Self.notifyArguments(due)
+        case .sound:
+            switch soundCommand(due, searchPath: searchPath) {
+            case .success(let command): (executable, arguments) = command
+            case .failure(let problem):
+                log("warning: \(label): \(problem.text)")
+                finishAction(due, label: label, outcome: .failedToStart(problem.code))
+                return
+            }
         }
         // The directory is checked here, so that the log names it: a failed chdir inside the
         // spawn would be reported against the program (`/bin/sh`).

@@ -169,6 +169,7 @@ public final class Daemon {
         let (wakeAlarms, wakeRefusal) = Self.openWakeAlarms()
         self.wakeAlarms = wakeAlarms
         if let wakeRefusal { log("timer.start with wake will be refused: \(wakeRefusal)") }
+        let defaultSound = Self.defaultSoundPath(executable: Self.executablePath())
         let configureService = { (service: inout TimerService) in
             service.wakeRefusal = wakeRefusal
             service.localTimeResolver = LocalTimes.resolver
@@ -180,6 +181,8 @@ public final class Daemon {
                 ActionEnvironment.locate(program, in: searchPath, isExecutable: Daemon.isExecutable)
             }
             service.directoryChecker = { path in Daemon.directoryProblem(path)?.text }
+            service.fileReadabilityChecker = { path in Daemon.readProblem(path) }
+            service.defaultSoundPath = defaultSound
         }
         let opened =
             try openBackend?(config, systemZone.zone, configureService)

@@ -76,6 +76,16 @@ public struct DaemonConfig: Sendable, Equatable {
     /// `snooze`: how long `timerctl snooze NAME` without a DURATION runs a ringing timer again,
     /// > 0 and ≤ 366 days (default 9 min, as iOS's Clock snoozes).
     public var snoozeSeconds: Double = 540
+    /// `sound_player`: the one player `--sound` uses, `pw-play`, `paplay` or `aplay`, or `nil`
+    /// (the default, `auto`) for the first of them found in the timer's `PATH`, in that order. A
+    /// reload applies a change to the sounds played after it.
+    public var soundPlayer: String?
+    /// `sound_device`: the device or sink the player plays on (`pw-play --target DEV`,
+    /// `paplay --device=DEV`, `aplay -D DEV`), or `nil` (the default) for the player's own default.
+    public var soundDevice: String?
+
+    /// The players `sound_player` may name, in the order `auto` tries them.
+    public static let soundPlayers = ["pw-play", "paplay", "aplay"]
 
     /// The defaults.
     public init() {}
@@ -85,6 +95,7 @@ public struct DaemonConfig: Sendable, Equatable {
         "history_limit", "history_max_age", "max_timers_per_user", "max_connections", "max_connections_per_user",
         "idle_timeout", "log_level", "store", "shared", "pg_lock_timeout", "pg_statement_timeout",
         "pg_idle_in_transaction_timeout", "metrics", "metrics_timers", "ring_interval", "ring_limit", "snooze",
+        "sound_player", "sound_device",
     ]
 
     /// A configuration file that cannot be used.
@@ -205,6 +216,18 @@ public struct DaemonConfig: Sendable, Equatable {
                 case "ring_limit": config.ringLimitSeconds = seconds
                 default: config.snoozeSeconds = seconds
                 }
+            case "sound_player":
+                guard value == "auto" || soundPlayers.contains(value) else {
+                    throw fail("sound_player must be auto, \(soundPlayers.joined(separator: ", ")), got \"\(value)\"")
+                }
+                config.soundPlayer = value == "auto" ? nil : value
+            case "sound_device":
+                guard !value.isEmpty, value.utf8.count <= 256,
+                    !value.unicodeScalars.contains(where: { $0.value < 0x20 })
+                else {
+                    throw fail("sound_device must be a device or sink name of 1 to 256 bytes, got \"\(value)\"")
+                }
+                config.soundDevice = value
             case "log_level":
                 guard let level = LogLevel(rawValue: value) else {
                     throw fail("log_level must be \(LogLevel.choices), got \"\(value)\"")

@@ -271,6 +271,7 @@ final class LocalBackend: TimerBackend {
         service.quota = config.maximumTimersPerUser
         service.ringRule = TimerAlarm.Ring(interval: config.ringIntervalSeconds, limit: config.ringLimitSeconds)
         service.snoozeSeconds = config.snoozeSeconds
+        service.soundPlayers = config.soundPlayer.map { [$0] } ?? DaemonConfig.soundPlayers
     }
 
     var canTellIdle: Bool { true }

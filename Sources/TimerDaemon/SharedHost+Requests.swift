@@ -270,6 +270,14 @@ extension SharedHost {
             guard let value = params[key], value != .null, value != .bool(false) else { continue }
             throw RPCError(.methodNotFound, Self.alarmRefusal("\"\(key)\" of timer.start (--\(key))"))
         }
+        // The same checks as one host's first (a malformed value is -32602 there and here), then the
+        // refusal: the shared schema stores no sound and no per-step warning.
+        if try TimerService.soundParameter(JSONMembers(params)) != nil {
+            throw RPCError(.methodNotFound, Self.alarmRefusal("\"sound\" of timer.start (--sound)"))
+        }
+        if try TimerService.warnEachParameter(JSONMembers(params)) {
+            throw RPCError(.methodNotFound, Self.alarmRefusal("\"warnEach\" of timer.start (--warn-each)"))
+        }
         try TimerService.allowOnly(
             [
                 "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name", "on",

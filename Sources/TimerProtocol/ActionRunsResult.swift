@@ -27,7 +27,7 @@ public struct ActionRunInfo: Sendable, Hashable, Codable {
     /// Its exit status (0…255; 128 + N when killed by signal N, 124 timed out, 127 could not
     /// start), or `nil` while it runs or when it was interrupted.
     public var exitStatus: Int?
-    /// `exec` or `notify`.
+    /// `exec`, `notify` or `sound`.
     public var kind: String
     /// `running`, `exited`, `signalled`, `timed-out`, `failed-to-start` or `interrupted`.
     public var outcome: String
@@ -44,7 +44,7 @@ public struct ActionRunInfo: Sendable, Hashable, Codable {
     /// Creates a run.
     ///
     /// - Parameters:
-    ///   - kind: `exec` or `notify`.
+    ///   - kind: `exec`, `notify` or `sound`.
     ///   - trigger: `finished`, `missed` or `elapsed`.
     ///   - startedAt: ISO 8601 start.
     ///   - endedAt: ISO 8601 end, or `nil`.

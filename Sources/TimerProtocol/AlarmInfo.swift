@@ -20,6 +20,12 @@ public struct AlarmInfo: Sendable, Codable, Hashable {
     public var warned: Bool?
     /// Seconds before the end at which the warning comes; absent without a warning.
     public var warning: Double?
+    /// `true` when the warning comes before the end of every step of a group (`--warn-each`);
+    /// absent otherwise.
+    public var warnEach: Bool?
+    /// With ``warnEach``: how many steps' warnings were sent or passed (0 to the step count);
+    /// absent otherwise.
+    public var warnedSteps: Int?
 
     /// Creates the wire form; see the properties for each field's meaning.
     ///
@@ -31,10 +37,14 @@ public struct AlarmInfo: Sendable, Codable, Hashable {
     ///   - snoozeCount: snoozes, ≥ 0.
     ///   - warned: whether the warning was sent, or `nil` without a warning.
     ///   - warning: seconds, or `nil` without a warning.
+    ///   - warnEach: `true` with `--warn-each`, else `nil` (the default).
+    ///   - warnedSteps: steps warned, with `warnEach`, else `nil` (the default).
     public init(
         outcome: String?, ringCount: Int, ringInterval: Double?, ringLimit: Double?, snoozeCount: Int, warned: Bool?,
-        warning: Double?
+        warning: Double?, warnEach: Bool? = nil, warnedSteps: Int? = nil
     ) {
+        self.warnEach = warnEach
+        self.warnedSteps = warnedSteps
         self.outcome = outcome
         self.ringCount = ringCount
         self.ringInterval = ringInterval
@@ -67,7 +77,12 @@ public struct AlarmInfo: Sendable, Codable, Hashable {
         }
         writer.raw(#","snoozeCount":"#)
         writer.integer(Int64(snoozeCount))
+        if let warnEach { writer.raw(warnEach ? #","warnEach":true"# : #","warnEach":false"#) }
         if let warned { writer.raw(warned ? #","warned":true"# : #","warned":false"#) }
+        if let warnedSteps {
+            writer.raw(#","warnedSteps":"#)
+            writer.integer(Int64(warnedSteps))
+        }
         if let warning {
             writer.raw(#","warning":"#)
             try writer.number(warning)
@@ -91,6 +106,7 @@ extension AlarmInfo: JSONReadable {
             ringLimit: try object.optional("ringLimit").map { _ throws(JSONShapeError) in try object.double("ringLimit")
             },
             snoozeCount: try object.integer("snoozeCount"), warned: try object.optionalBool("warned"),
-            warning: try object.optional("warning").map { _ throws(JSONShapeError) in try object.double("warning") })
+            warning: try object.optional("warning").map { _ throws(JSONShapeError) in try object.double("warning") },
+            warnEach: try object.optionalBool("warnEach"), warnedSteps: try object.optionalInteger("warnedSteps"))
     }
 }

@@ -218,6 +218,7 @@ extension TimerInfo: JSONReadable {
         }
         wake = try object.optionalBool("wake")
         alarm = try object.optional("alarm").map { value throws(JSONShapeError) in try AlarmInfo(json: value) }
+        warning = try object.optionalString("warning")
     }
 }
 

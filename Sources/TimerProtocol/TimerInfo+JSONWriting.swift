@@ -10,7 +10,7 @@ extension TimerInfo {
         // Each key is written with its quotes and colon (and the comma before it) in one `raw`
         // append: four appends per key with `key(_:)` were 7 % of a pipelined start in callgrind
         // Keys in sorted order: alarm, children, createdAt, currentChild, duration, elapsed,
-        // endedAt, endsAt, heartbeat, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state, wake.
+        // endedAt, endsAt, heartbeat, id, missed, name, progress, recurrence, remaining, resolvedAt, startedAt, state, wake, warning.
         writer.bytes.append(UInt8(ascii: "{"))
         if let alarm {
             writer.raw(#""alarm":"#)
@@ -72,6 +72,10 @@ extension TimerInfo {
         writer.raw(#""state":"#)
         writer.string(state.rawValue)
         if let wake { writer.raw(wake ? #","wake":true"# : #","wake":false"#) }
+        if let warning {
+            writer.raw(#","warning":"#)
+            writer.string(warning)
+        }
         writer.bytes.append(UInt8(ascii: "}"))
     }
 

@@ -50,6 +50,9 @@ public struct TimerInfo: Sendable, Codable, Hashable {
     /// For an alarm (`--ring`, `--warn`): its rule and where its warning and ringing stand; absent
     /// for any other timer.
     public var alarm: AlarmInfo?
+    /// Only in the reply to `timer.start` with `sound`: why the sound will not play as things stand
+    /// (no sound player in the timer's `PATH`, a file timerd cannot read); the timer started all the same.
+    public var warning: String?
 
     /// Creates a snapshot; see the properties for each field's meaning.
     public init(
@@ -75,7 +78,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, state, duration, remaining, elapsed, progress, createdAt, startedAt, endedAt, endsAt, missed
-        case currentChild, children, resolvedAt, recurrence, heartbeat, wake, alarm
+        case currentChild, children, resolvedAt, recurrence, heartbeat, wake, alarm, warning
     }
 
     /// Encodes with `name` always present (`null` when unnamed) and the optional fields left out when absent.
@@ -100,6 +103,7 @@ public struct TimerInfo: Sendable, Codable, Hashable {
         try container.encodeIfPresent(heartbeat, forKey: .heartbeat)
         try container.encodeIfPresent(wake, forKey: .wake)
         try container.encodeIfPresent(alarm, forKey: .alarm)
+        try container.encodeIfPresent(warning, forKey: .warning)
     }
 
     /// A label for messages: `3 ("tea")` or `3`.

@@ -5,7 +5,10 @@ import TimerProtocol
 /// `timer.start`'s `action` parameter, the refusal of actions from other users, and the results
 /// of action runs (docs/actions.md, docs/protocol.md).
 extension TimerService {
-    /// Reads `"action": {"exec"?: CMD, "notify"?: bool, "cwd": DIR, "env"?: {NAME: VALUE}}`.
+    /// Reads `"action": {"exec"?: CMD, "notify"?: bool, "cwd": DIR, "env"?: {NAME: VALUE}}`, with
+    /// the sound of `timer.start`'s `sound` (``soundRequest(_:)``) added to it. A sound without an
+    /// `action` runs in `/` with no captured variable (the fallback `PATH`); an action with a sound
+    /// needs neither `exec` nor `notify`.
     ///
     /// An action runs as the daemon's own user, so it is accepted only from that user: a per-user
     /// timerd (whose socket only its user can reach) accepts it; a system-wide timerd, which has no
@@ -13,15 +16,18 @@ extension TimerService {
     ///
     /// - Parameters:
     ///   - value: the parameter as sent, or `nil` when absent.
+    ///   - sound: the sound file to play, or `nil`.
     ///   - context: who asks.
-    /// - Returns: the action, or `nil` when absent or `null`.
+    /// - Returns: the action, or `nil` when absent or `null` and there is no sound.
     /// - Throws: `RPCError` `-32602` for a malformed action (no exec and no notify, a relative or
     ///   missing `cwd`, a `cwd` that ``directoryChecker`` refuses, a variable that is not captured, NUL bytes, an over-long command), `-32007`
     ///   when the requester is not the daemon's own user.
-    package func action(_ value: JSONValue?, context: RequestContext) throws -> TimerAction? {
+    package func action(_ value: JSONValue?, sound: String? = nil, context: RequestContext) throws -> TimerAction? {
         let object: [String: JSONValue]
         switch value {
-        case .none, .some(.null): return nil
+        case .none, .some(.null):
+            guard sound != nil else { return nil }
+            object = ["cwd": .string("/")]
         case .some(.object(let members)): object = members
         case .some(let other): throw Self.typeError("action", "an object", other, .timerStart)
         }
@@ -48,7 +54,7 @@ extension TimerService {
         case .some(.bool(let flag)): notify = flag
         case .some(let other): throw Self.typeError("action.notify", "a boolean", other, .timerStart)
         }
-        guard command != nil || notify else {
+        guard command != nil || notify || sound != nil else {
             throw RPCError(.invalidParams, "\"action\" needs \"exec\" (a command) or \"notify\": true")
         }
         guard case .string(let directory) = object["cwd"], directory.hasPrefix("/"), !directory.utf8.contains(0) else {
@@ -78,7 +84,7 @@ extension TimerService {
         case .some(let other): throw Self.typeError("action.env", "an object of strings", other, .timerStart)
         }
         guard let runner = actionUID, runner == context.uid else {
-            let what = command != nil ? "--exec" : "--notify"
+            let what = command != nil ? "--exec" : notify ? "--notify" : "--sound"
             throw RPCError(
                 .permissionDenied,
                 "on-finish actions (\(what)) run as timerd's own user"
@@ -90,7 +96,8 @@ extension TimerService {
         if let problem = directoryChecker?(directory) {
             throw RPCError(.invalidParams, "\"cwd\" of \"action\" cannot be used: \(directory): \(problem)")
         }
-        return TimerAction(command: command, notify: notify, workingDirectory: directory, environment: environment)
+        return TimerAction(
+            command: command, notify: notify, workingDirectory: directory, environment: environment, sound: sound)
     }
 
     /// The log text of a start with an action: what it will run, and a warning when `--notify` has
@@ -110,6 +117,7 @@ extension TimerService {
                 parts.append("notify")
             }
         }
+        if let sound = action.sound { parts.append("sound \(sound.debugDescription)") }
         return "on finish: " + parts.joined(separator: ", ")
     }
 

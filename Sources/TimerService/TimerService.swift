@@ -110,6 +110,17 @@ public struct TimerService: Sendable {
     /// directory`, …), or `nil` when it can (the daemon installs one that checks the file system);
     /// `nil` accepts every absolute path.
     public var directoryChecker: (@Sendable (_ path: String) -> String?)?
+    /// The absolute path of the sound `"sound": true` plays (the daemon finds its shipped
+    /// `timerd-beep.wav`), or `nil` (the default), which refuses `"sound": true`.
+    public var defaultSoundPath: String?
+    /// Says why a file cannot be read by the daemon (`No such file or directory`, `Permission
+    /// denied`, …), or `nil` when it can (the daemon installs one that checks the file system);
+    /// `nil` accepts every file. Used for the `warning` of a `timer.start` with `sound`.
+    public var fileReadabilityChecker: (@Sendable (_ path: String) -> String?)?
+    /// The sound players tried in order, each found in the timer's captured `PATH`
+    /// (``programLocator``): `pw-play`, `paplay`, `aplay` by default; the one of timerd.conf's
+    /// `sound_player` when it names one.
+    public var soundPlayers = ["pw-play", "paplay", "aplay"]
 
     /// Why this daemon cannot wake the machine from suspend (it could not create an alarm clock:
     /// man timerfd_create(2) refuses `CLOCK_BOOTTIME_ALARM` without `CAP_WAKE_ALARM`), as the
@@ -350,11 +361,21 @@ public struct TimerService: Sendable {
     }
 
     /// The reply line to a `timer.start`, or `nil` for a notification (written all the same, so
-    /// that a notification fails or not as the reply would).
-    private mutating func startReply(_ id: RPCID?, _ snapshot: TimerSnapshot, resolvedAt: LocalTimeResolution? = nil)
-        throws -> [UInt8]?
-    {
-        let line = try resultLine(id: id ?? .null, snapshot: snapshot, resolvedAt: resolvedAt)
+    /// that a notification fails or not as the reply would). A `warning` (``soundWarning(_:)``)
+    /// becomes the result's last member, `"warning":"…"`.
+    private mutating func startReply(
+        _ id: RPCID?, _ snapshot: TimerSnapshot, resolvedAt: LocalTimeResolution? = nil, warning: String? = nil
+    ) throws -> [UInt8]? {
+        var line = try resultLine(id: id ?? .null, snapshot: snapshot, resolvedAt: resolvedAt)
+        // The line ends with the result object's `}` and the reply's `}`: the member goes before them.
+        if let warning, line.count >= 2 {
+            line.removeLast(2)
+            var writer = JSONBytesWriter()
+            writer.raw(#","warning":"#)
+            writer.string(warning)
+            writer.raw("}}")
+            line += writer.bytes
+        }
         return id == nil ? nil : line
     }
 
@@ -366,7 +387,8 @@ public struct TimerService: Sendable {
             try Self.allowOnly(
                 [
                     "action", "at", "durations", "every", "from", "heartbeat", "loops", "minuteInterval", "name",
-                    "on", "overlap", "randomizedDelay", "ring", "skipMissed", "timeZone", "wake", "warn",
+                    "on", "overlap", "randomizedDelay", "ring", "skipMissed", "sound", "timeZone", "wake", "warn",
+                    "warnEach",
                 ], in: params, method: method)
             let name: String?
             switch params["name"] {
@@ -376,12 +398,14 @@ public struct TimerService: Sendable {
             }
             let quota = context.seesAll ? nil : quota
             let loops = try Self.loops(params)
-            let action = try self.action(params["action"], context: context)
+            let sound = try soundRequest(params)
+            let action = try self.action(params["action"], sound: sound, context: context)
             let wake = try wakeMark(params)
             let alarm = try alarmRequest(params)
+            let warning = soundWarning(action)
             let actionText =
                 (action.map { "; " + actionNote($0) } ?? "") + (wake ? "; wakes the machine" : "")
-                + Self.alarmNote(alarm)
+                + Self.alarmNote(alarm) + (warning.map { "; warning: \($0)" } ?? "")
             if try Self.isHeartbeat(params) {
                 let seconds = try Self.heartbeatDuration(params)
                 let snapshot = try engine.start(
@@ -411,7 +435,8 @@ public struct TimerService: Sendable {
                     at: deadline, name: name, owner: context.uid, quota: quota, action: action, wake: wake,
                     alarm: alarm)
                 let event = "started timer \(snapshot.label), ends at \(ISO8601.string(from: deadline))" + actionText
-                return .line(try startReply(id, snapshot, resolvedAt: resolution), changed: true, event: event)
+                return .line(
+                    try startReply(id, snapshot, resolvedAt: resolution, warning: warning), changed: true, event: event)
             }
             let durations = try Self.repeated(Self.durations(params["durations"]), loops: loops)
             let snapshot = try engine.start(
@@ -430,7 +455,9 @@ public struct TimerService: Sendable {
                 event.append(contentsOf: DurationFormatter.compact(seconds: seconds).utf8)
             }
             event.append(contentsOf: actionText.utf8)
-            return .line(try startReply(id, snapshot), changed: true, event: String(decoding: event, as: UTF8.self))
+            return .line(
+                try startReply(id, snapshot, warning: warning), changed: true,
+                event: String(decoding: event, as: UTF8.self))
         case .timerStop:
             let reference = try Self.timerReference(params, method)
             let ending = try engine.stop(reference, requester: context.requester)

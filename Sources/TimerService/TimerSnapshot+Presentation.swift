@@ -36,7 +36,9 @@ extension TimerInfo {
             self.alarm = AlarmInfo(
                 outcome: alarm.outcome?.rawValue, ringCount: Int(alarm.ringCount), ringInterval: alarm.ring?.interval,
                 ringLimit: alarm.ring?.limit, snoozeCount: Int(alarm.snoozeCount),
-                warned: alarm.warning == nil ? nil : alarm.isWarned, warning: alarm.warning)
+                warned: alarm.warning == nil ? nil : alarm.isWarned, warning: alarm.warning,
+                warnEach: alarm.warnsEachStep ? true : nil,
+                warnedSteps: alarm.warnsEachStep ? Int(alarm.warnedSteps) : nil)
         }
         if let heartbeat = snapshot.heartbeat {
             self.heartbeat = HeartbeatInfo(

@@ -117,7 +117,9 @@ struct ManPageTests {
             helpOptions == [
                 "--socket", "--json", "--no-autostart", "-h", "--help", "--version", "--name", "--at",
                 "--minute-interval", "--pick", "--all", "--all-ended", "--mode", "--min", "--max", "--locale",
-                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--ring", "--warn", "--loops", "--bell",
+                "--calendar", "--exec", "--notify", "--heartbeat", "--wake", "--ring", "--warn", "--warn-each",
+                "--sound", "--loops",
+                "--bell",
                 "--message",
                 "--iterations",
                 "--base-time", "--on", "--every", "--from", "--persistent", "--skip-missed", "--randomized-delay",

@@ -103,6 +103,51 @@ struct RingEndToEndTests {
         #expect(harness.stopDaemon() == 0)
     }
 
+    @Test("--warn-each on 3s 3s: a warning event and notification 1 s before each step's end, then the end")
+    func warnEachStep() throws {
+        let harness = try Harness()
+        let (arguments, environment, notifications) = try Self.setUp(harness, config: "")
+        try harness.startDaemon(extraArguments: arguments)
+        // `timerctl events` follows the warnings as they come (one line per event).
+        let eventsPath = harness.directory + "/events.txt"
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Harness.timerctl)
+        follower.arguments = ["--socket", harness.socketPath, "events", "--json"]
+        #expect(FileManager.default.createFile(atPath: eventsPath, contents: nil))
+        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: eventsPath))
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        usleep(300_000)
+        let started = harness.ctl(
+            ["start", "3s", "3s", "--name", "tea", "--warn", "1s", "--warn-each", "--notify"], environment: environment)
+        #expect(
+            started.status == 0
+                && started.stdout == "started 1 \"tea\": 3s + 3s, warns 1s before the end of each step\n",
+            "\(started)")
+        // The warnings at 2 s and 5 s (1 s before the steps' ends at 3 s and 6 s), the end at 6 s.
+        #expect(harness.ctl(["wait", "tea"]).status == 0)
+        let lines = Self.lines(of: notifications) { $0.count >= 3 }
+        #expect(
+            lines == [
+                "Timer tea step 1 of 2 ends in 1s 6s timer (timerctl status 1)",
+                "Timer tea step 2 of 2 ends in 1s 6s timer (timerctl status 1)",
+                "Timer tea finished 6s timer (timerctl status 1)",
+            ])
+        let events = Self.lines(of: eventsPath) { $0.filter { $0.contains(#""event":"warning""#) }.count >= 2 }
+            .filter { $0.contains(#""event":"warning""#) }
+        #expect(events.count == 2)
+        #expect(
+            events.first?.contains(#""warnedSteps":1"#) == true && events.first?.contains(#""currentChild":0"#) == true)
+        #expect(
+            events.last?.contains(#""warnedSteps":2"#) == true && events.last?.contains(#""currentChild":1"#) == true)
+        let status = harness.ctl(["status", "--all"])
+        #expect(status.stdout.hasSuffix("100%  step 2/2 (3s)  warned\n"), "\(status)")
+        #expect(harness.stopDaemon() == 0)
+    }
+
     @Test("--warn sends one warning notification; wait on an unanswered alarm returns at its ring limit, exit 0")
     func warningAndLimit() throws {
         let harness = try Harness()

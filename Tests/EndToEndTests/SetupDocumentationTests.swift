@@ -60,6 +60,10 @@ struct SetupDocumentationTests {
             #expect(script.contains(" \(program):"), "scripts/test does not install \(program)")
         }
         #expect(script.contains("missing+=(postgresql)") && script.contains("missing+=(libpq-dev)"))
+        // Found by timerd in the PATH, not by an absolute path: SoundEndToEndTests' player.
+        #expect(script.contains(" aplay:alsa-utils"))
+        #expect(try Self.text(".ci/run").contains(" aplay:alsa-utils"))
+        #expect(try Self.text("README.md").contains("`alsa-utils` for\n`aplay`"))
         #expect(script.contains("swift test --traits PostgreSQL"))
     }
 

@@ -67,12 +67,12 @@ struct CommandTableTests {
         #expect(
             HelpText.usageLine(.start)
                 == "timerctl start DURATION... [--loops N] [--name NAME] [--exec CMD] [--notify] [--wake] [--ring]"
-                + " [--warn DURATION]\n"
+                + " [--warn DURATION] [--warn-each] [--sound[=FILE]]\n"
                 + "       timerctl start DURATION --heartbeat [--name NAME] [--exec CMD] [--notify] [--wake]\n"
                 + "       timerctl start --at TIME [--minute-interval N] [--name NAME] [--exec CMD] [--notify] [--wake]"
-                + " [--ring] [--warn DURATION]"
+                + " [--ring] [--warn DURATION] [--sound[=FILE]]"
                 + "\n       timerctl start --pick [--minute-interval N] [--name NAME] [--exec CMD] [--notify] [--wake]"
-                + " [--ring] [--warn DURATION]"
+                + " [--ring] [--warn DURATION] [--sound[=FILE]]"
                 + "\n       timerctl start --on EXPR [--name NAME] [--persistent|--skip-missed]"
                 + " [--randomized-delay DURATION] [--exec CMD] [--notify] [--wake]"
                 + "\n       timerctl start --every DURATION [--from TIME] [--name NAME] [--persistent|--skip-missed]"

@@ -50,6 +50,15 @@ struct DaemonConfigTests {
         #expect(config.ringIntervalSeconds == 0.5 && config.ringLimitSeconds == 60 && config.snoozeSeconds == 5_400)
     }
 
+    @Test("The sound keys: auto and the player's own device by default; one player, and a device as given")
+    func soundKeys() throws {
+        let defaults = DaemonConfig()
+        #expect(defaults.soundPlayer == nil && defaults.soundDevice == nil)
+        let config = try DaemonConfig.parse("sound_player = aplay\nsound_device = file:'/tmp/x.raw',raw\n", path: "/x")
+        #expect(config.soundPlayer == "aplay" && config.soundDevice == "file:'/tmp/x.raw',raw")
+        #expect(try DaemonConfig.parse("sound_player=auto\n", path: "/x").soundPlayer == nil)
+    }
+
     @Test("A key given twice takes its last value")
     func lastWins() throws {
         #expect(try DaemonConfig.parse("history_limit=1\nhistory_limit=2\n", path: "/x").historyLimit == 2)
@@ -63,7 +72,15 @@ struct DaemonConfigTests {
                 "/etc/timerd.conf:3: unknown key \"histroy_limit\"; keys: history_limit, history_max_age, "
                     + "max_timers_per_user, max_connections, max_connections_per_user, idle_timeout, log_level, store, shared, "
                     + "pg_lock_timeout, pg_statement_timeout, pg_idle_in_transaction_timeout, metrics, metrics_timers, "
-                    + "ring_interval, ring_limit, snooze"
+                    + "ring_interval, ring_limit, snooze, sound_player, sound_device"
+            ),
+            (
+                "sound_player=mpv\n",
+                "/etc/timerd.conf:1: sound_player must be auto, pw-play, paplay, aplay, got \"mpv\""
+            ),
+            (
+                "sound_device=\n",
+                "/etc/timerd.conf:1: sound_device must be a device or sink name of 1 to 256 bytes, got \"\""
             ),
             ("ring_interval=2d\n", "/etc/timerd.conf:1: ring_interval must be at most 1d, got \"2d\""),
             ("snooze=0\n", "/etc/timerd.conf:1: snooze: duration must be > 0 and ≤ 366 days, got \"0\""),

@@ -196,3 +196,89 @@ struct AlarmMethodTests {
         #expect(Self.text(warned).contains(#""alarm":{"ringCount":0,"snoozeCount":0,"warned":false,"warning":10}"#))
     }
 }
+
+/// `"warnEach"` of `timer.start` through the service: the exact `timer.event` lines a subscriber
+/// gets, on a manual clock (FixedInstant.engineStart is 2026-11-29T15:17:33Z). A group of 25 min
+/// and 5 min started then ends its steps at 15:42:33Z and 15:47:33Z; `"warn":"1m"` with
+/// `"warnEach":true` warns at 15:41:33Z (1440 s, 360 s left, step 1) and 15:46:33Z (1740 s, 60 s
+/// left, step 2).
+@Suite("warnEach in the service: a warning event before every step's end")
+struct WarnEachMethodTests {
+    @Test("25m 5m --warn 1m --warn-each: the start's alarm member, and two warning events, exact lines")
+    func eventLines() {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: FixedInstant.engineStart)
+        var service = TimerService(engine: TimerEngine(clock: clock), quota: 10_000, pid: 4_242)
+        func send(_ line: String) -> ServiceOutcome {
+            service.handle(line: Array(line.utf8), context: RequestContext(uid: 1_000, waiter: 7, connection: 1))
+        }
+        let subscribed = send(
+            #"{"jsonrpc":"2.0","id":1,"method":"timer.subscribe","params":{"events":["warning"]}}"#)
+        #expect(
+            subscribed.reply.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"id":1,"jsonrpc":"2.0","result":{"seq":0,"subscription":7}}"#)
+        let started = send(
+            #"{"jsonrpc":"2.0","id":2,"method":"timer.start","params":{"durations":["25m","5m"],"name":"tea","warn":"1m","warnEach":true}}"#
+        )
+        let reply = started.reply.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(
+            reply.hasPrefix(
+                #"{"id":2,"jsonrpc":"2.0","result":{"alarm":{"ringCount":0,"snoozeCount":0,"warnEach":true,"warned":false,"warnedSteps":0,"warning":60},"#
+            ), "\(reply)")
+        #expect(
+            started.event == #"started timer 1 ("tea"), 25m 5m; warns 1m before the end of each step"#)
+        let alarm1 =
+            #""alarm":{"ringCount":0,"snoozeCount":0,"warnEach":true,"warned":false,"warnedSteps":1,"warning":60}"#
+        let alarm2 =
+            #""alarm":{"ringCount":0,"snoozeCount":0,"warnEach":true,"warned":true,"warnedSteps":2,"warning":60}"#
+        clock.advance(bySeconds: 1440)
+        _ = service.takeNotifications()
+        _ = service.fireDueTimers()
+        let first = service.takeNotifications().map { String(decoding: $0.line, as: UTF8.self) }
+        #expect(first.count == 1)
+        #expect(
+            first.first?.hasPrefix(
+                #"{"jsonrpc":"2.0","method":"timer.event","params":{"at":"2026-11-29T15:41:33.000Z","event":"warning","seq":2,"timer":{"#
+                    + alarm1) == true, "\(first)")
+        #expect(
+            first.first?.contains(#""currentChild":0,"#) == true && first.first?.contains(#""remaining":360,"#) == true)
+        clock.advance(bySeconds: 300)
+        _ = service.fireDueTimers()
+        let second = service.takeNotifications().map { String(decoding: $0.line, as: UTF8.self) }
+        #expect(second.count == 1)
+        #expect(
+            second.first?.hasPrefix(
+                #"{"jsonrpc":"2.0","method":"timer.event","params":{"at":"2026-11-29T15:46:33.000Z","event":"warning","seq":4,"timer":{"#
+                    + alarm2) == true, "\(second)")
+        #expect(
+            second.first?.contains(#""currentChild":1,"#) == true && second.first?.contains(#""remaining":60,"#) == true
+        )
+    }
+
+    @Test("warnEach's checks: a boolean, with warn, and a warning shorter than every step")
+    func refusals() {
+        let clock = ManualClock(boot: BootInstant(nanoseconds: 1_000_000_000), wall: FixedInstant.engineStart)
+        var service = TimerService(engine: TimerEngine(clock: clock), quota: 10_000, pid: 4_242)
+        let cases: [(String, String)] = [
+            (
+                #"{"durations":[60],"warn":10,"warnEach":1}"#,
+                #"\"warnEach\" of timer.start must be a boolean, got number"#
+            ),
+            (
+                #"{"durations":[60,60],"warnEach":true}"#,
+                #"\"warnEach\" needs \"warn\": it says how long before each step's end to warn"#
+            ),
+            (
+                #"{"durations":["25m","5m"],"warn":"5m","warnEach":true}"#,
+                #"with --warn-each the warning (5m) must be shorter than every step (the shortest is 5m): it comes that long before each step's end"#
+            ),
+        ]
+        for (params, message) in cases {
+            let outcome = service.handle(
+                line: Array((#"{"jsonrpc":"2.0","id":9,"method":"timer.start","params":"# + params + "}").utf8),
+                context: RequestContext(uid: 1_000, waiter: 1, connection: 1))
+            let text = outcome.reply.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(
+                text == #"{"error":{"code":-32602,"message":""# + message + #""},"id":9,"jsonrpc":"2.0"}"#, "\(text)")
+        }
+    }
+}

@@ -1,3 +1,5 @@
+// Over 450 lines on purpose: one suite per extension tag of the trailer, each with its byte layout,
+// round trips and damage, beside the one codec file they check (TimerRecord+ExtensionCoding.swift).
 import Countdown
 import Foundation
 import Testing
@@ -60,6 +62,54 @@ struct TimerRecordExtensionCodingTests {
         record.action?.runs[0].outcome = outcome
         #expect(try decode(record.binaryEncoded) == record)
         #expect(try decode(record.binaryEncoded).action?.runs[0].outcome == outcome)
+    }
+
+    @Test("A sound (flag 4) is written after the command, and its runs (kind 2) round-trip")
+    func soundRoundTrip() throws {
+        var record = finishedWithAction
+        record.action?.sound = "/usr/share/timerd/timerd-beep.wav"
+        record.action?.runs.append(
+            ActionRun(
+                kind: .sound, trigger: .ringing,
+                startedAt: Date(timeIntervalSince1970: 1_795_965_731),  // 2026-11-29T15:22:11Z
+                endedAt: Date(timeIntervalSince1970: 1_795_965_732), outcome: .exited(1)))
+        let decoded = try decode(record.binaryEncoded)
+        #expect(decoded == record)
+        #expect(decoded.action?.kinds == [.exec, .notify, .sound])
+        // The tag's body starts with the flags (1 command, 2 notify, 4 sound = 7), then the command
+        // and the sound as UInt32 byte counts and UTF-8.
+        let trailerStart = TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16
+        let body = Array(record.binaryEncoded[(trailerStart + 10)...])
+        let command = "echo \"$TIMER_NAME\" >> done.txt"
+        #expect(body[0] == 7)
+        let soundAt = 1 + 4 + command.utf8.count
+        #expect(Array(body[soundAt..<soundAt + 4]) == [33, 0, 0, 0])
+        #expect(Array(body[(soundAt + 4)..<(soundAt + 37)]) == Array("/usr/share/timerd/timerd-beep.wav".utf8))
+    }
+
+    @Test("An alarm with --warn-each is tag 6 version 2: flag 16 and warnedSteps at the end; others stay version 1")
+    func warnEachAlarm() throws {
+        var record = finishedWithAction
+        record.action = nil
+        record.alarm = TimerAlarm(ring: nil, warning: 60, warnsEachStep: true, warnedSteps: 1)
+        let bytes = Array(record.binaryEncoded)
+        let trailerStart = TimerRecord.binaryFixedSize + 4 + 3 + 4 + 16
+        // Count 1, tag 6, length 47: version 2, flags 2 (warns) | 16 (each step), …, warnedSteps 1.
+        #expect(Array(bytes[trailerStart..<(trailerStart + 10)]) == [1, 0, 0, 0, 6, 0, 47, 0, 0, 0])
+        #expect(bytes[trailerStart + 10] == 2 && bytes[trailerStart + 11] == 18)
+        #expect(Array(bytes.suffix(4)) == [1, 0, 0, 0])
+        #expect(try decode(bytes) == record)
+        record.alarm = TimerAlarm(ring: nil, warning: 60)
+        let plain = Array(record.binaryEncoded)
+        #expect(plain[trailerStart + 6] == 43 && plain[trailerStart + 10] == 1)
+        #expect(try decode(plain) == record)
+        // Version 1 with flag 16 is damage, named.
+        var damaged = plain
+        damaged[trailerStart + 11] |= 16
+        #expect(
+            throws: BinaryReader.Problem.invalid(
+                field: "alarm flags", offset: trailerStart + 11, reason: "unknown flag bits 16")
+        ) { try decode(damaged) }
     }
 
     @Test("The environment is kept sorted by name, as TimerAction stores it")
@@ -422,10 +472,13 @@ struct AlarmExtensionCodingTests {
             flags: 1, interval: 30, limit: 600, warning: 0, rings: 0, snoozes: 0, snoozed: 0, outcome: 0)
         #expect(try decode(prefix + trailer(tag: 6, good)).alarm?.ring == TimerAlarm.Ring(interval: 30, limit: 600))
         var version = good
-        version[0] = 2
+        version[0] = 3
         #expect(
-            throws: BinaryReader.Problem.invalid(field: "alarm version", offset: bodyStart, reason: "unknown version 2")
+            throws: BinaryReader.Problem.invalid(field: "alarm version", offset: bodyStart, reason: "unknown version 3")
         ) { try decode(prefix + trailer(tag: 6, version)) }
+        // Version 2 (--warn-each) has 4 bytes more: a version 1 body labelled 2 is cut short.
+        version[0] = 2
+        #expect(throws: BinaryReader.Problem.self) { try decode(prefix + trailer(tag: 6, version)) }
         var flags = good
         flags[1] = 16
         #expect(

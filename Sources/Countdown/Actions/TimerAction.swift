@@ -11,7 +11,8 @@ import TimerModel
 ///
 /// The daemon runs ``command`` with `/bin/sh -c` in ``workingDirectory`` with ``environment`` plus
 /// `TIMER_ID`, `TIMER_NAME`, `TIMER_EVENT` and `TIMER_DURATION`, and shows a desktop notification
-/// through `notify-send` when ``notify`` is set (docs/actions.md). Actions run when the timer
+/// through `notify-send` when ``notify`` is set, and plays ``sound`` through the first sound player
+/// it finds (`pw-play`, `paplay`, `aplay`) when it is set (docs/actions.md). Actions run when the timer
 /// finishes or is found `missed` at start-up, never when it is stopped, and at most once: the engine
 /// writes a ``ActionRun/Outcome/running`` run into the timer's record before the daemon starts the
 /// process, and never starts a kind that already has a run.
@@ -22,6 +23,8 @@ public struct TimerAction: Sendable, Hashable {
     public var command: String?
     /// Whether to show a desktop notification (`notify-send`).
     public var notify: Bool
+    /// The absolute path of a sound file to play at the end and at every ring (`--sound`), or `nil`.
+    public var sound: String?
     /// The absolute directory the command runs in (the `timerctl` caller's working directory).
     public var workingDirectory: String
     /// The variables captured from the `timerctl` that started the timer, sorted by name.
@@ -32,12 +35,14 @@ public struct TimerAction: Sendable, Hashable {
     /// One environment variable (name and value).
     public typealias Variable = ActionEnvironment.Variable
 
-    /// The two things an action can do.
+    /// The three things an action can do.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Run ``TimerAction/command`` with `/bin/sh -c`.
         case exec
         /// Show a desktop notification.
         case notify
+        /// Play ``TimerAction/sound`` through a sound player.
+        case sound
     }
 
     /// Why an action ran: the event it followed.
@@ -50,7 +55,7 @@ public struct TimerAction: Sendable, Hashable {
         /// A recurring timer (`--on`, `--every`) reached one of its elapses on time.
         case elapsed
         /// A ringing timer (`--ring`) rang again after its first ring (only the notification is shown
-        /// again; the command ran at the first ring, trigger `finished`).
+        /// and the sound played again; the command ran at the first ring, trigger `finished`).
         case ringing
         /// An alarm's warning (`--warn`) came (only the notification is shown; no command runs).
         case warning
@@ -64,19 +69,22 @@ public struct TimerAction: Sendable, Hashable {
     ///   - workingDirectory: an absolute directory.
     ///   - environment: the captured variables (sorted here by name).
     ///   - runs: the runs so far (none for a new timer).
+    ///   - sound: the absolute path of a sound file to play, or `nil` (the default).
     public init(
-        command: String?, notify: Bool, workingDirectory: String, environment: [Variable], runs: [ActionRun] = []
+        command: String?, notify: Bool, workingDirectory: String, environment: [Variable], runs: [ActionRun] = [],
+        sound: String? = nil
     ) {
         self.command = command
         self.notify = notify
+        self.sound = sound
         self.workingDirectory = workingDirectory
         self.environment = environment.sorted { $0.name < $1.name }
         self.runs = runs
     }
 
-    /// The kinds this action does, in the order they start: `exec` then `notify`.
+    /// The kinds this action does, in the order they start: `exec`, `notify`, then `sound`.
     public var kinds: [Kind] {
-        (command == nil ? [] : [.exec]) + (notify ? [.notify] : [])
+        (command == nil ? [] : [.exec]) + (notify ? [.notify] : []) + (sound == nil ? [] : [.sound])
     }
 
     /// The value of the captured variable `name`, if any.

@@ -33,6 +33,9 @@ extension TimerEngine {
         /// The timer's alarm (`--ring`, `--warn`) as it was when the run became due, or `nil`: what
         /// the notification says of a ring or a warning.
         public var alarm: TimerAlarm? = nil
+        /// How many steps the timer has (1 for a plain timer): what a `--warn-each` warning's
+        /// notification counts its step out of.
+        public var stepCount: Int = 1
     }
 
     /// Returns the action runs that became due since the last call, and forgets them.
@@ -122,19 +125,20 @@ extension TimerEngine {
     /// finishes a timer once; a restored finished timer is not finished again), so each event runs
     /// the action once; a timer started again (a restart) finishes, and acts, again.
     ///
-    /// An alarm's later rings and its warning (triggers `ringing` and `warning`) pass `onlyNotify`:
-    /// they show the notification again and run no command.
-    mutating func scheduleActions(of record: inout TimerRecord, trigger: TimerAction.Trigger, onlyNotify: Bool = false)
-    {
+    /// An alarm's later rings pass `only` `[.notify, .sound]` (the notification is shown and the
+    /// sound played again, no command runs) and its warning `[.notify]`.
+    mutating func scheduleActions(
+        of record: inout TimerRecord, trigger: TimerAction.Trigger, only: Set<TimerAction.Kind>? = nil
+    ) {
         guard var action = record.action else { return }
         let wall = clock.wallNow()
-        for kind in action.kinds where !onlyNotify || kind == .notify {
+        for kind in action.kinds where only?.contains(kind) ?? true {
             action.runs.append(ActionRun(kind: kind, trigger: trigger, startedAt: wall))
             dueActions.append(
                 DueAction(
                     timerID: record.id, name: record.name, owner: record.owner,
                     duration: record.durations.reduce(0, +), kind: kind,
-                    trigger: trigger, action: action, alarm: record.alarm))
+                    trigger: trigger, action: action, alarm: record.alarm, stepCount: record.segmentCount))
         }
         if action.runs.count > Self.maximumActionRuns {
             action.runs.removeFirst(action.runs.count - Self.maximumActionRuns)

@@ -5,14 +5,15 @@
 #endif
 
 /// What makes a timer an alarm (`timerctl start … --ring`, `--warn DURATION`): a warning some time
-/// before its end, and ringing at its end until it is answered, as a phone's clock app does.
+/// before its end (with `--warn-each`, before the end of every step of a group), and ringing at its
+/// end until it is answered, as a phone's clock app does.
 ///
 /// A ringing timer (`TimerState.ringing`) repeats its alert every ``Ring/interval`` seconds from
 /// the instant its time was up, until ``TimerEngine/acknowledge(_:requester:)`` ends it as
 /// `finished`, ``TimerEngine/snooze(_:bySeconds:requester:)`` runs it again, or ``Ring/limit``
 /// seconds pass unanswered and it ends as `finished` with ``Outcome/unanswered``. The first ring
-/// is the timer's end: it runs the on-finish action (exec and notify); each later ring shows the
-/// `--notify` notification again (trigger `ringing`). While it rings, the record's `runStart` and
+/// is the timer's end: it runs the on-finish action (exec, notify and sound); each later ring shows
+/// the `--notify` notification and plays the `--sound` again (trigger `ringing`). While it rings, the record's `runStart` and
 /// `runStartWall` hold the instant the ringing began, from which every ring is counted.
 ///
 /// Persisted as extension tag 6 of the store's record trailer (docs/durability.md), written with
@@ -56,7 +57,14 @@ public struct TimerAlarm: Sendable, Hashable {
     /// Seconds before the end at which the warning is sent (`--warn`), or `nil` for none; > 0.
     public var warning: Double?
     /// Whether the warning was sent in this run (sent once; a restart of the timer sends it again).
+    /// With ``warnsEachStep``, whether every step's warning was sent (or passed).
     public var isWarned: Bool
+    /// Whether ``warning`` comes before the end of every step of a group (`--warn-each`), not only
+    /// before the whole group's end.
+    public var warnsEachStep: Bool
+    /// With ``warnsEachStep``: how many steps' warnings were sent or passed, in step order
+    /// (0 to the step count); 0 otherwise.
+    public var warnedSteps: UInt32
     /// Rings sent since the ringing began (0 while not ringing; it keeps the last ringing's count
     /// once the timer ended).
     public var ringCount: UInt32
@@ -78,13 +86,17 @@ public struct TimerAlarm: Sendable, Hashable {
     ///   - snoozeCount: snoozes so far (default 0).
     ///   - snoozedNanoseconds: what the snoozes added to the last step, in nanoseconds (default 0).
     ///   - outcome: how the last ringing ended (default `nil`).
+    ///   - warnsEachStep: whether the warning comes before every step's end (default `false`).
+    ///   - warnedSteps: with `warnsEachStep`, the steps warned so far (default 0).
     public init(
         ring: Ring?, warning: Double?, isWarned: Bool = false, ringCount: UInt32 = 0, snoozeCount: UInt32 = 0,
-        snoozedNanoseconds: Int64 = 0, outcome: Outcome? = nil
+        snoozedNanoseconds: Int64 = 0, outcome: Outcome? = nil, warnsEachStep: Bool = false, warnedSteps: UInt32 = 0
     ) {
         self.ring = ring
         self.warning = warning
         self.isWarned = isWarned
+        self.warnsEachStep = warnsEachStep
+        self.warnedSteps = warnedSteps
         self.ringCount = ringCount
         self.snoozeCount = snoozeCount
         self.snoozedNanoseconds = snoozedNanoseconds

@@ -17,17 +17,28 @@ extension TimerEngine {
     /// as long as a timer (366 days).
     public static let maximumRingInterval: Double = 86_400
 
-    /// Checks an alarm asked at start against the timer's whole duration in seconds.
+    /// Checks an alarm asked at start against the timer's durations in seconds (one per step).
     ///
     /// - Throws: `CountdownError.invalidAlarm(_:)` when the warning is not shorter than the timer
-    ///   (it would come before the start), or the ring's interval or limit is out of range.
-    static func validate(_ alarm: TimerAlarm, duration: Double) throws(CountdownError) {
+    ///   (it would come before the start) or, with ``TimerAlarm/warnsEachStep``, than every step;
+    ///   when `warnsEachStep` comes without a warning; or the ring's interval or limit is out of range.
+    static func validate(_ alarm: TimerAlarm, durations: [Double]) throws(CountdownError) {
+        let duration = durations.reduce(0, +)
         if let warning = alarm.warning {
             guard warning.isFinite, warning > 0, warning < duration else {
                 throw .invalidAlarm(
                     "the warning (\(DurationFormatter.compact(seconds: warning))) must be shorter than the timer "
                         + "(\(DurationFormatter.compact(seconds: duration))): it comes that long before the end")
             }
+            if alarm.warnsEachStep, let shortest = durations.min(), warning >= shortest {
+                throw .invalidAlarm(
+                    "with --warn-each the warning (\(DurationFormatter.compact(seconds: warning))) must be shorter "
+                        + "than every step (the shortest is \(DurationFormatter.compact(seconds: shortest))): it comes "
+                        + "that long before each step's end")
+            }
+        } else if alarm.warnsEachStep {
+            throw .invalidAlarm(
+                "--warn-each needs a warning (--warn DURATION): it says how long before each step's end")
         }
         if let ring = alarm.ring {
             guard ring.interval.isFinite, ring.interval > 0, ring.interval <= maximumRingInterval,
@@ -139,6 +150,7 @@ extension TimerEngine {
         alarm.outcome = nil
         // A warning whose instant passed together with the end is not sent any more.
         alarm.isWarned = true
+        if alarm.warnsEachStep { alarm.warnedSteps = UInt32(record.segmentCount) }
         record.alarm = alarm
         scheduleActions(of: &record, trigger: ending.missed ? .missed : .finished)
         timers[id] = record
@@ -169,7 +181,7 @@ extension TimerEngine {
         if due > alarm.ringCount {
             alarm.ringCount = due
             record.alarm = alarm
-            scheduleActions(of: &record, trigger: .ringing, onlyNotify: true)
+            scheduleActions(of: &record, trigger: .ringing, only: [.notify, .sound])
             timers[id] = record
             alarmTransitionCount += 1
             let date = wall.addingTimeInterval(-Double(since - interval * Int64(due - 1)) / 1e9)
@@ -184,13 +196,30 @@ extension TimerEngine {
     /// when it was due.
     ///
     /// - Returns: the record after the warning, or `nil` when none was due.
+    ///
+    /// With ``TimerAlarm/warnsEachStep``, the warning is the current step's: steps whose end passed
+    /// unwarned (timerd was down, the step was skipped) are marked warned without one, as a
+    /// warning that passes together with the end is not sent.
     mutating func warnIfDue(_ id: UInt64, now: BootInstant, wall: Date) -> TimerRecord? {
-        guard var record = timers[id], let instant = record.warningInstant, instant <= now,
-            var alarm = record.alarm
-        else { return nil }
-        alarm.isWarned = true
+        guard var record = timers[id], var alarm = record.alarm else { return nil }
+        if alarm.warnsEachStep, !alarm.isWarned {
+            let steps = UInt32(record.segmentCount)
+            while alarm.warnedSteps < steps, let end = record.stepEnd(Int(alarm.warnedSteps)), end <= now {
+                alarm.warnedSteps += 1
+            }
+            alarm.isWarned = alarm.warnedSteps >= steps
+            record.alarm = alarm
+            timers[id] = record
+        }
+        guard let instant = record.warningInstant(at: now), instant <= now else { return nil }
+        if alarm.warnsEachStep {
+            alarm.warnedSteps += 1
+            alarm.isWarned = alarm.warnedSteps >= UInt32(record.segmentCount)
+        } else {
+            alarm.isWarned = true
+        }
         record.alarm = alarm
-        scheduleActions(of: &record, trigger: .warning, onlyNotify: true)
+        scheduleActions(of: &record, trigger: .warning, only: [.notify])
         timers[id] = record
         alarmTransitionCount += 1
         let date = wall.addingTimeInterval(-Double(now.nanoseconds(since: instant)) / 1e9)
@@ -211,6 +240,7 @@ extension TimerEngine {
             record.segments = TimerRecord.Segments(durations: durations, nanoseconds: nanoseconds)
         }
         alarm.isWarned = false
+        alarm.warnedSteps = 0
         alarm.ringCount = 0
         alarm.snoozeCount = 0
         alarm.snoozedNanoseconds = 0

@@ -252,7 +252,7 @@ public struct TimerEngine: Sendable {
         heartbeat: TimerHeartbeat? = nil, wake: Bool, alarm: TimerAlarm? = nil, marks: [TimerExtension] = []
     ) throws(CountdownError) -> TimerSnapshot {
         try Self.validateGroup(durations)
-        if let alarm { try Self.validate(alarm, duration: durations.reduce(0, +)) }
+        if let alarm { try Self.validate(alarm, durations: durations) }
         let name = name.map(TimerName.normalized)
         if let name {
             guard TimerName.isValid(name) else { throw .invalidName(name) }

@@ -13,15 +13,35 @@ extension TimerRecord {
     func nextWake(at now: BootInstant, stepsChildren: Bool) -> BootInstant? {
         if state == .ringing { return nextRing }
         guard let wake = nextBoundary(at: now, stepsChildren: stepsChildren) else { return nil }
-        if let warningInstant, warningInstant < wake { return warningInstant }
+        if let warning = warningInstant(at: now), warning < wake { return warning }
         return wake
     }
 
-    /// The instant an unsent warning is due (the deadline less ``TimerAlarm/warning``), or `nil`
-    /// when the timer is not running, has no warning, or sent it.
-    var warningInstant: BootInstant? {
+    /// The instant an unsent warning is due (the deadline less ``TimerAlarm/warning``; with
+    /// ``TimerAlarm/warnsEachStep``, the end of the first step not yet warned that ends after
+    /// `now`, less it), or `nil` when the timer is not running, has no warning, or sent it.
+    ///
+    /// - Parameter now: the boot-time instant to look from.
+    func warningInstant(at now: BootInstant) -> BootInstant? {
         guard spill != nil, let alarm, let warning = alarm.warning, !alarm.isWarned, let deadline else { return nil }
-        return deadline.advanced(byNanoseconds: -Int64((warning * 1e9).rounded()))
+        let lead = Int64((warning * 1e9).rounded())
+        guard alarm.warnsEachStep else { return deadline.advanced(byNanoseconds: -lead) }
+        // Steps that have ended (skipped, or passed while timerd was down) have no warning left.
+        var index = Int(alarm.warnedSteps)
+        while let end = stepEnd(index), end <= now { index += 1 }
+        return stepEnd(index)?.advanced(byNanoseconds: -lead)
+    }
+
+    /// The boot-time instant at which step `index` (0-based) of a running timer ends: its deadline
+    /// for the last step or a plain timer; `nil` when not running or past the last step.
+    ///
+    /// - Complexity: O(k) for a group of k steps.
+    func stepEnd(_ index: Int) -> BootInstant? {
+        guard let deadline, let runStart, index >= 0, index < segmentCount else { return nil }
+        guard let nanoseconds = groupNanoseconds, index < nanoseconds.count - 1 else { return deadline }
+        var end: Int64 = 0
+        for segment in nanoseconds[...index] { end = end.addingReportingOverflow(segment).partialValue }
+        return runStart.advanced(byNanoseconds: end - accumulatedNanoseconds)
     }
 
     /// A ringing timer's next ring (ring n + 1 is due ``TimerAlarm/Ring/interval`` × n after the

@@ -39,7 +39,7 @@ struct DaemonMetrics {
     /// Records an on-finish run's outcome.
     ///
     /// - Parameters:
-    ///   - kind: `exec` or `notify`.
+    ///   - kind: `exec`, `notify` or `sound`.
     ///   - outcome: how it ended.
     mutating func recordAction(_ kind: TimerAction.Kind, _ outcome: ActionRun.Outcome) {
         actions[

@@ -8,7 +8,7 @@ import TimerStorage
 struct MetricsReport {
     /// One on-finish action outcome's series: `timerd_actions_total{kind=…,outcome=…}`.
     struct ActionSeries: Hashable, Comparable {
-        /// `exec` or `notify`.
+        /// `exec`, `notify` or `sound`.
         var kind: String
         /// `succeeded`, `failed`, `signalled`, `timed-out` or `failed-to-start` (``outcomeLabel(_:)``).
         var outcome: String

@@ -21,11 +21,12 @@ import Countdown
 //
 // | field | form |
 // |---|---|
-// | flags | UInt8: 1 command present, 2 notify |
+// | flags | UInt8: 1 command present, 2 notify, 4 sound present |
 // | command | when flag 1: a UInt32 byte count and UTF-8 |
+// | sound | when flag 4: the sound file's absolute path, a UInt32 byte count and UTF-8 |
 // | workingDirectory | a UInt32 byte count and UTF-8 |
 // | environment | UInt32 count, then per variable its name and its value as strings |
-// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify), trigger UInt8 (0 finished, 1 missed, 2 elapsed, 3 ringing, 4 warning), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
+// | runs | UInt32 count, then per run: kind UInt8 (0 exec, 1 notify, 2 sound), trigger UInt8 (0 finished, 1 missed, 2 elapsed, 3 ringing, 4 warning), startedAt Double, outcome UInt8 (0 running, 1 exited, 2 signalled, 3 timed out, 4 failed to start, 5 interrupted), the outcome's value Int64 (status, signal or errno; else 0), endedAt presence UInt8 (0 or 1) and Double (0 when absent) |
 //
 // Tag 2, the recurrence (`TimerRecurrence`), all little-endian:
 //
@@ -68,17 +69,20 @@ import Countdown
 // | role 0: runCount, skippedCount | UInt64 each |
 // | role 1: series | UInt64, the series' id |
 //
-// Tag 6, the alarm (`--warn`, `--ring`; `TimerAlarm`), all little-endian, 43 bytes:
+// Tag 6, the alarm (`--warn`, `--ring`; `TimerAlarm`), all little-endian, 43 bytes (version 1) or
+// 47 (version 2, written only for `--warn-each`, so that other alarms stay readable by a build
+// before it):
 //
 // | field | form |
 // |---|---|
-// | version | UInt8: 1 |
-// | flags | UInt8: 1 rings, 2 warns, 4 warned, 8 outcome present |
+// | version | UInt8: 1, or 2 with warnedSteps at the end |
+// | flags | UInt8: 1 rings, 2 warns, 4 warned, 8 outcome present, 16 warns each step (version 2 only) |
 // | ring interval, ring limit | Double seconds each (0 when it does not ring); > 0 and ≤ 1 day, > 0 and ≤ 366 days |
 // | warning | Double seconds (0 when it does not warn); > 0 and ≤ 366 days |
 // | ringCount, snoozeCount | UInt32 each |
 // | snoozedNanoseconds | Int64, ≥ 0 |
 // | outcome | UInt8: 0 acknowledged, 1 unanswered (0 when absent) |
+// | warnedSteps | version 2: UInt32, the steps warned so far |
 extension TimerRecord {
     /// The smallest trailer entry: a tag and a length.
     private static let extensionHeaderSize = 6
@@ -346,14 +350,16 @@ extension TimerRecord {
         static let warns: UInt8 = 2
         static let warned: UInt8 = 4
         static let outcome: UInt8 = 8
+        static let warnsEachStep: UInt8 = 16
         static let all: UInt8 = 15
+        static let allVersion2: UInt8 = 31
     }
 
     private static let alarmOutcomes: [TimerAlarm.Outcome] = [.acknowledged, .unanswered]
 
     private static func encode(_ alarm: TimerAlarm, to writer: inout BinaryWriter) {
-        writer.write(UInt8(1))
-        var flags: UInt8 = 0
+        writer.write(UInt8(alarm.warnsEachStep ? 2 : 1))
+        var flags: UInt8 = alarm.warnsEachStep ? AlarmFlag.warnsEachStep : 0
         if alarm.ring != nil { flags |= AlarmFlag.rings }
         if alarm.warning != nil { flags |= AlarmFlag.warns }
         if alarm.isWarned { flags |= AlarmFlag.warned }
@@ -366,19 +372,20 @@ extension TimerRecord {
         writer.write(alarm.snoozeCount)
         writer.write(alarm.snoozedNanoseconds)
         writer.write(UInt8(alarm.outcome.flatMap { alarmOutcomes.firstIndex(of: $0) } ?? 0))
+        if alarm.warnsEachStep { writer.write(alarm.warnedSteps) }
     }
 
     private static func decodeAlarm(from reader: inout BinaryReader) throws(BinaryReader.Problem) -> TimerAlarm {
         let versionOffset = reader.offset
         let version = try reader.readUInt8("alarm version")
-        guard version == 1 else {
+        guard version == 1 || version == 2 else {
             throw .invalid(field: "alarm version", offset: versionOffset, reason: "unknown version \(version)")
         }
         let flagsOffset = reader.offset
         let flags = try reader.readUInt8("alarm flags")
-        guard flags & ~AlarmFlag.all == 0 else {
-            throw .invalid(
-                field: "alarm flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~AlarmFlag.all)")
+        let known = version == 2 ? AlarmFlag.allVersion2 : AlarmFlag.all
+        guard flags & ~known == 0 else {
+            throw .invalid(field: "alarm flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~known)")
         }
         let interval = try seconds(
             from: &reader, "alarm ring interval", upTo: 86_400, present: flags & AlarmFlag.rings != 0)
@@ -394,10 +401,12 @@ extension TimerRecord {
             throw .invalid(field: "alarm snoozed nanoseconds", offset: snoozedOffset, reason: "negative")
         }
         let outcome = try code(from: &reader, "alarm outcome", in: alarmOutcomes)
+        let warnedSteps = version == 2 ? try reader.readUInt32("alarm warned steps") : 0
         return TimerAlarm(
             ring: interval.map { TimerAlarm.Ring(interval: $0, limit: limit ?? $0) }, warning: warning,
             isWarned: flags & AlarmFlag.warned != 0, ringCount: ringCount, snoozeCount: snoozeCount,
-            snoozedNanoseconds: snoozed, outcome: flags & AlarmFlag.outcome != 0 ? outcome : nil)
+            snoozedNanoseconds: snoozed, outcome: flags & AlarmFlag.outcome != 0 ? outcome : nil,
+            warnsEachStep: flags & AlarmFlag.warnsEachStep != 0, warnedSteps: warnedSteps)
     }
 
     /// Seconds of an alarm field: > 0 and ≤ `maximum` when `present`, else read and dropped.
@@ -431,15 +440,19 @@ extension TimerRecord {
     private enum ActionFlag {
         static let command: UInt8 = 1
         static let notify: UInt8 = 2
-        static let all: UInt8 = 3
+        static let sound: UInt8 = 4
+        static let all: UInt8 = 7
     }
 
-    private static let kinds: [TimerAction.Kind] = [.exec, .notify]
+    private static let kinds: [TimerAction.Kind] = [.exec, .notify, .sound]
     private static let triggers: [TimerAction.Trigger] = [.finished, .missed, .elapsed, .ringing, .warning]
 
     private static func encode(_ action: TimerAction, to writer: inout BinaryWriter) {
-        writer.write((action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0))
+        writer.write(
+            (action.command == nil ? 0 : ActionFlag.command) | (action.notify ? ActionFlag.notify : 0)
+                | (action.sound == nil ? 0 : ActionFlag.sound))
         if let command = action.command { writer.write(command) }
+        if let sound = action.sound { writer.write(sound) }
         writer.write(action.workingDirectory)
         writer.write(UInt32(action.environment.count))
         for variable in action.environment {
@@ -475,6 +488,7 @@ extension TimerRecord {
                 field: "action flags", offset: flagsOffset, reason: "unknown flag bits \(flags & ~ActionFlag.all)")
         }
         let command = flags & ActionFlag.command != 0 ? try reader.readString("action command") : nil
+        let sound = flags & ActionFlag.sound != 0 ? try reader.readString("action sound") : nil
         let directory = try reader.readString("action working directory")
         let variableCount = try reader.readCount("action environment count", elementSize: 8)
         var environment: [TimerAction.Variable] = []
@@ -521,7 +535,7 @@ extension TimerRecord {
         }
         return TimerAction(
             command: command, notify: flags & ActionFlag.notify != 0, workingDirectory: directory,
-            environment: environment, runs: runs)
+            environment: environment, runs: runs, sound: sound)
     }
 
     private static func code<Value>(from reader: inout BinaryReader, _ field: String, in values: [Value])
