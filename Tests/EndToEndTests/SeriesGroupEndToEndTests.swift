@@ -90,10 +90,14 @@ struct SeriesGroupEndToEndTests {
         let runs = timers.filter { $0.id != series.id }
         #expect(runs.map(\.id) == (0..<expected.runs.count).map { String($0 + 2) }, "\(expected): \(harness.log())")
         #expect(runs.map(\.state) == expected.runs.map(\.state), "\(expected)")
+        // A run starts within a few tens of milliseconds of its elapse (or of the run before's end)
+        // on an idle machine. A shared host claims the due elapse (or the ended run) in a turn of
+        // its own, which a loaded machine running the other suites in parallel was seen to put
+        // 0.4 s late; its claims are bounded by the 1 s poll.
+        let bound = backend == .shared ? 1.0 : 0.3
         for (run, want) in zip(runs, expected.runs) {
-            // A run starts within a few tens of milliseconds of its elapse (or of the run before's end).
             let start = offset(run.createdAt, from: first) ?? -1
-            #expect(abs(start - want.start) <= 0.3, "\(expected): run \(run.id) started at E+\(start)")
+            #expect(abs(start - want.start) <= bound, "\(expected): run \(run.id) started at E+\(start)")
             #expect(run.name == nil && run.children?.map(\.duration) == [2.5, 2.5] && run.recurrence == nil)
         }
         let group = try #require(timers.first { $0.id == series.id }?.recurrence?.group)
