@@ -199,7 +199,7 @@ struct TimerServiceTests {
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":[60],"color":"red"}}"#,
             message:
-                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, overlap, randomizedDelay, ring, skipMissed, timeZone, wake, warn"#
+                #"unknown parameter "color" for timer.start; allowed: action, at, durations, every, from, heartbeat, loops, minuteInterval, name, on, overlap, randomizedDelay, ring, skipMissed, sound, timeZone, wake, warn, warnEach"#
         ),
         ParamsCase(
             request: #"{"jsonrpc":"2.0","id":1,"method":"timer.start","params":{"durations":["5x"]}}"#,
