@@ -97,7 +97,7 @@ final class SharedHost {
     /// When the next reconnection may be tried (host boot-time ns, offset applied) and the back-off.
     var reconnectAt: Int64 = 0
     var reconnectBackoff: Int64 = 250_000_000
-    /// The outbox position this host followed up to (``PostgresTimerQueue/followEvents(after:)``).
+    /// The outbox position this host followed up to (``PostgresTimerQueue/followEvents(after:afterSeq:)``).
     var cursor: String
     /// The highest `seq` this host has seen.
     var lastSeq: Int64

@@ -100,7 +100,7 @@ public struct SharedTimerRow: Sendable, Equatable {
     }
 }
 
-/// One outbox row as a host follows them (``PostgresTimerQueue/followEvents(after:)``).
+/// One outbox row as a host follows them (``PostgresTimerQueue/followEvents(after:afterSeq:)``).
 public struct SharedEventRow: Sendable, Equatable {
     /// The row's number (`seq`, ≥ 1), the `seq` of the `timer.event` notification.
     public var seq: Int64
@@ -378,7 +378,7 @@ extension PostgresTimerQueue {
     }
 
     /// The outbox position to follow from: the `xmin` of a snapshot taken now (every transaction
-    /// with a smaller id has ended). Pass it to ``followEvents(after:)``.
+    /// with a smaller id has ended). Pass it to ``followEvents(after:afterSeq:)``.
     ///
     /// - Returns: the position (an `xid8` in text).
     /// - Throws: ``PostgresError``.
@@ -467,7 +467,7 @@ extension PostgresTimerQueue {
     ///
     /// - Parameters:
     ///   - afterSeq: the last `seq` the subscriber saw.
-    ///   - cursor: the host's position; newer rows come by ``followEvents(after:)``.
+    ///   - cursor: the host's position; newer rows come by ``followEvents(after:afterSeq:)``.
     ///   - limit: the most rows.
     /// - Returns: the rows.
     /// - Throws: ``PostgresError``.
