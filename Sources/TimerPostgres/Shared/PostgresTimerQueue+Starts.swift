@@ -79,12 +79,12 @@ extension PostgresTimerQueue {
         let rows = try connection.queryPrepared(
             Self.startManySQL,
             [
-                Self.arrayLiteral(timers.map { String($0.owner) }),
-                Self.arrayLiteral(timers.map(\.name)),
-                Self.arrayLiteral(
+                PostgresStore.arrayLiteral(timers.map { String($0.owner) }),
+                PostgresStore.arrayLiteral(timers.map(\.name)),
+                PostgresStore.arrayLiteral(
                     timers.map { "{" + $0.segmentsNanoseconds.map(String.init).joined(separator: ",") + "}" }),
-                Self.arrayLiteral(timers.map(\.action)),
-                Self.arrayLiteral(timers.map { $0.isHeartbeat ? "t" : "f" }),
+                PostgresStore.arrayLiteral(timers.map(\.action)),
+                PostgresStore.arrayLiteral(timers.map { $0.isHeartbeat ? "t" : "f" }),
                 hostID,
             ])
         guard rows.rows.count == timers.count else {
@@ -93,29 +93,5 @@ extension PostgresTimerQueue {
         }
         let woke = rows.rows.isEmpty ? false : (rows.int64(0, rows.columns.count - 1) ?? 0) > 0
         return (rows.rows.indices.map { Self.timerRow(rows, $0) }, woke)
-    }
-
-    /// A one-dimensional array in PostgreSQL's text form: each element double-quoted with `"` and
-    /// `\` escaped, `nil` as an unquoted `NULL` (PostgreSQL documentation 8.15.6, "Array Input and
-    /// Output Syntax").
-    ///
-    /// - Parameter elements: the elements.
-    /// - Returns: the literal, `{}` when empty.
-    static func arrayLiteral(_ elements: [String?]) -> String {
-        var text = "{"
-        for (index, element) in elements.enumerated() {
-            if index > 0 { text += "," }
-            guard let element else {
-                text += "NULL"
-                continue
-            }
-            text += "\""
-            for character in element {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.append(character)
-            }
-            text += "\""
-        }
-        return text + "}"
     }
 }
