@@ -321,7 +321,7 @@ struct SharedHostsRobustnessEndToEndTests {
         let cluster = try Cluster()
         let (status, output) = PostgresTestCluster.runScript(["standby", cluster.directory, "sync"])
         let both = try #require(status == 0 ? output.split(separator: "\n").last.map(String.init) : nil, "\(output)")
-        #expect(cluster.sql("SELECT sync_state FROM pg_stat_replication") == "sync")
+        #expect(cluster.sql("SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'") == "sync")
         let host = try Harness()
         try host.startDaemon(extraArguments: ["--store", both, "--shared", "--host-id", "s0"])
         let subscriber = try RawClient(path: host.socketPath)
